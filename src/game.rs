@@ -1,0 +1,216 @@
+//! The [`Game`] trait and the vocabulary every game and every solver shares.
+//!
+//! Games know nothing of search; searches know games only through [`Game`].
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{Deref, DerefMut, Index, IndexMut, Not};
+
+use arrayvec::ArrayVec;
+
+/// One of the two players. `First` moves first from the usual start position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The player who moves first (black in Ataxx, white in GIPF).
+    First,
+    /// The other player.
+    Second,
+}
+
+impl Player {
+    /// Both players, first player first.
+    pub const ALL: [Player; 2] = [Player::First, Player::Second];
+
+    /// 0 for the first player, 1 for the second.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Not for Player {
+    type Output = Player;
+    #[inline]
+    fn not(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+}
+
+/// A pair of values, one per player, indexed by [`Player`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct ByPlayer<T> {
+    /// The first player's value.
+    pub first: T,
+    /// The second player's value.
+    pub second: T,
+}
+
+impl<T> Index<Player> for ByPlayer<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, p: Player) -> &T {
+        match p {
+            Player::First => &self.first,
+            Player::Second => &self.second,
+        }
+    }
+}
+
+impl<T> IndexMut<Player> for ByPlayer<T> {
+    #[inline]
+    fn index_mut(&mut self, p: Player) -> &mut T {
+        match p {
+            Player::First => &mut self.first,
+            Player::Second => &mut self.second,
+        }
+    }
+}
+
+/// Result of a finished game (or a solved position), always from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The side to move loses.
+    Loss,
+    /// Neither side wins.
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Outcome {
+    /// The same result seen by the other player.
+    #[inline]
+    #[must_use]
+    pub const fn flip(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => Outcome::Draw,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A growable buffer of moves: [`ArrayVec`] for games with a known bound, [`Vec`] otherwise.
+pub trait MoveList<M>: Default + Deref<Target = [M]> + DerefMut + Send {
+    /// Appends a move.
+    fn push(&mut self, mv: M);
+    /// Removes every move.
+    fn clear(&mut self);
+}
+
+impl<M: Send, const N: usize> MoveList<M> for ArrayVec<M, N> {
+    #[inline]
+    fn push(&mut self, mv: M) {
+        ArrayVec::push(self, mv);
+    }
+    #[inline]
+    fn clear(&mut self) {
+        ArrayVec::clear(self);
+    }
+}
+
+impl<M: Send> MoveList<M> for Vec<M> {
+    #[inline]
+    fn push(&mut self, mv: M) {
+        Vec::push(self, mv);
+    }
+    #[inline]
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+}
+
+/// Rules of a two-player, zero-sum, perfect-information game.
+///
+/// Positions are small and `Clone`; searches copy a position, then [`Game::play`] on the copy.
+/// A position whose [`Game::outcome`] is `None` has at least one legal move (a game whose rules
+/// let a side pass generates an explicit pass move).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A legal move; small and `Copy`.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync + 'static;
+    /// Move buffer.
+    type Moves: MoveList<Self::Move>;
+
+    /// `true` when no sequence of moves can return to an earlier position, so searches may skip
+    /// repetition bookkeeping. Games with cycles treat a repeated position as a draw in search.
+    const ACYCLIC: bool = false;
+
+    /// Appends every legal move for the side to move (nothing once the game is over).
+    fn generate_moves(&self, moves: &mut Self::Moves);
+    /// Plays `mv`, which must be legal.
+    fn play(&mut self, mv: Self::Move);
+    /// `Some` once the game is over, from the side to move's view.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Zobrist hash of everything that decides the game's future (not move counters), kept up to
+    /// date incrementally by `play`.
+    fn hash(&self) -> u64;
+
+    /// How many of the latest plies could be undone by a later position, if the game knows it
+    /// (searches then look only that far back for repetitions). `None`: look at the whole path.
+    fn reversible_plies(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// Move-path enumeration for testing move generators (perft).
+///
+/// The defaults work for any game: leaves at depth 1 are counted without being played ("bulk
+/// counting"), and a finished position has no children. Games override them with faster or
+/// rule-specific versions (Ataxx honours its halfmove clock here).
+pub trait Perft: Game {
+    /// Number of move paths of exactly `depth` plies from this position.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut moves = Self::Moves::default();
+        self.generate_moves(&mut moves);
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = self.clone();
+                child.play(mv);
+                child.perft(depth - 1)
+            })
+            .sum()
+    }
+
+    /// For each legal move, the number of paths of `depth` plies that start with it.
+    ///
+    /// # Panics
+    /// If `depth` is 0.
+    fn split_perft(&self, depth: u32) -> Vec<(Self::Move, u64)> {
+        assert!(depth > 0, "split perft needs depth 1 or more");
+        let mut moves = Self::Moves::default();
+        self.generate_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = self.clone();
+                child.play(mv);
+                (mv, child.perft(depth - 1))
+            })
+            .collect()
+    }
+}

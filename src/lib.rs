@@ -1,0 +1,16 @@
+#![doc = include_str!("../README.md")]
+
+pub mod bitboard;
+pub mod game;
+pub mod games;
+pub mod notation;
+pub mod search;
+pub mod zobrist;
+
+pub use bitboard::{Bitboard64, Bitboard128};
+pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player};
+pub use games::GameKind;
+pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
+pub use games::digraph::Digraph;
+pub use notation::{Notation, ParseError};
+pub use search::{Limits, Report, Solver, SolverKind, SolverOptions, Stats, Value, make_solver};

@@ -1,0 +1,2 @@
+//! The `bitsolve` command line.
+fn main() {}

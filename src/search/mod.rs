@@ -1,0 +1,212 @@
+//! Solvers: one [`Solver`] interface, many algorithms, all over the [`Game`] trait.
+//!
+//! Every solver returns a [`Report`]: the game-theoretic [`Outcome`] of the root for the side to
+//! move, the distance in plies where the algorithm knows it, a best move, and [`Stats`].
+//!
+//! Games with cycles: a position that repeats one on the current search path counts as a draw
+//! (infinite play is a draw). Such draws depend on the path, so solvers never store them in the
+//! transposition table as facts; see [`history`].
+
+pub mod alphabeta;
+pub mod brute;
+pub mod dfpn;
+pub mod history;
+pub mod pns;
+pub mod tt;
+pub mod value;
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::{Game, Outcome};
+pub use tt::{TranspositionTable, TtStats};
+pub use value::Value;
+
+/// When a search must give up. A solver that stops early reports no outcome.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after about this much wall time.
+    pub time: Option<Duration>,
+    /// Stop as soon as this flag becomes true (set by another thread).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limit at all.
+    pub fn none() -> Self {
+        Limits::default()
+    }
+
+    /// Only a node limit.
+    pub fn nodes(n: u64) -> Self {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+
+    /// Whether a search that started at `start` and has visited `nodes` nodes must stop now.
+    /// Cheap enough to call every few thousand nodes.
+    pub fn is_exceeded(&self, nodes: u64, start: Instant) -> bool {
+        self.nodes.is_some_and(|n| nodes >= n)
+            || self.time.is_some_and(|t| start.elapsed() >= t)
+            || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// What a search measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions visited (a node is counted once per visit, revisits included).
+    pub nodes: u64,
+    /// Transposition-table figures (zero for solvers without a table).
+    pub tt: TtStats,
+    /// Deepest ply reached below the root.
+    pub max_depth: u32,
+    /// Wall time of the whole solve.
+    pub elapsed: Duration,
+}
+
+impl Stats {
+    /// Nodes per second over the whole solve.
+    pub fn nodes_per_second(&self) -> f64 {
+        let secs = self.elapsed.as_secs_f64();
+        if secs > 0.0 { self.nodes as f64 / secs } else { 0.0 }
+    }
+
+    /// Adds the counters of `other` (per-thread figures into a total); keeps the larger depth.
+    pub fn absorb(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.tt.absorb(&other.tt);
+        self.max_depth = self.max_depth.max(other.max_depth);
+    }
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "nodes={} time_ms={:.3} nps={:.0} max_depth={} tt_probes={} tt_hits={} tt_stores={} \
+             tt_overwrites={} tt_rejected={}",
+            self.nodes,
+            self.elapsed.as_secs_f64() * 1000.0,
+            self.nodes_per_second(),
+            self.max_depth,
+            self.tt.probes,
+            self.tt.hits,
+            self.tt.stores,
+            self.tt.overwrites,
+            self.tt.rejected,
+        )
+    }
+}
+
+/// The answer of a solver for one root position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report<M> {
+    /// The root's game-theoretic result for the side to move; `None` if the search stopped first.
+    pub outcome: Option<Outcome>,
+    /// Plies to the end of the game with best play, for solvers that compute it (win: shortest
+    /// win, loss: longest resistance); `None` for draws and for solvers that prove only results.
+    pub plies: Option<u32>,
+    /// A move that achieves `outcome` (`None` at a finished position or when unknown).
+    pub best_move: Option<M>,
+    /// What the search measured.
+    pub stats: Stats,
+}
+
+impl<M> Report<M> {
+    /// A report with no answer (search stopped by a limit).
+    pub fn unknown(stats: Stats) -> Self {
+        Report { outcome: None, plies: None, best_move: None, stats }
+    }
+
+    /// The outcome and distance together, when the solver knows both.
+    pub fn value(&self) -> Option<Value> {
+        match (self.outcome?, self.plies) {
+            (Outcome::Draw, _) => Some(Value::Draw),
+            (Outcome::Win, Some(d)) => Some(Value::Win(d)),
+            (Outcome::Loss, Some(d)) => Some(Value::Loss(d)),
+            _ => None,
+        }
+    }
+}
+
+/// A game-solving algorithm.
+pub trait Solver<G: Game>: Send {
+    /// Solves `root` within `limits`.
+    fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move>;
+}
+
+/// The algorithms `bitsolve` offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum SolverKind {
+    /// Plain negamax without pruning or table: the oracle.
+    Brute,
+    /// Negamax with alpha-beta, transposition table, move ordering and iterative deepening;
+    /// Lazy-SMP style with several threads.
+    Alphabeta,
+    /// Best-first proof-number search over an arena.
+    Pns,
+    /// Depth-first proof-number search on the shared table; several threads share the table.
+    Dfpn,
+}
+
+impl SolverKind {
+    /// Every solver, in a fixed order.
+    pub const ALL: [SolverKind; 4] =
+        [SolverKind::Brute, SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn];
+
+    /// The solver's name on the command line and in result files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SolverKind::Brute => "brute",
+            SolverKind::Alphabeta => "alphabeta",
+            SolverKind::Pns => "pns",
+            SolverKind::Dfpn => "dfpn",
+        }
+    }
+}
+
+/// Options shared by every solver.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverOptions {
+    /// Worker threads (1 = sequential).
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub tt_mib: usize,
+    /// The df-pn 1+epsilon threshold factor (`None`: plain df-pn thresholds).
+    pub epsilon: Option<f64>,
+}
+
+/// Default transposition table size in MiB.
+pub const TT_MIB_DEFAULT: usize = 64;
+
+impl Default for SolverOptions {
+    fn default() -> Self {
+        SolverOptions { threads: 1, tt_mib: TT_MIB_DEFAULT, epsilon: None }
+    }
+}
+
+/// Builds the solver `kind` with `options`.
+pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dyn Solver<G>> {
+    match kind {
+        SolverKind::Brute => Box::new(brute::BruteSolver::new()),
+        SolverKind::Alphabeta => Box::new(alphabeta::AlphaBetaSolver::new(options)),
+        SolverKind::Pns => Box::new(pns::PnsSolver::new(options)),
+        SolverKind::Dfpn => Box::new(dfpn::DfpnSolver::new(options)),
+    }
+}
+
+/// Builds the explicit rayon pool a parallel solver runs on.
+///
+/// # Panics
+/// If the operating system refuses to start threads.
+pub fn thread_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .expect("cannot start worker threads")
+}
