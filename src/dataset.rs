@@ -123,7 +123,8 @@ mod tests {
 
     #[test]
     fn plain_and_tsv_lines_are_read_and_bad_ones_reported() {
-        let text = "# c\n\nx5o/7/7/7/7/7/o5x x 0 1\nid\tposition\texpected\nk\tP\tloss\r\nj\t\tdraw\n";
+        let text =
+            "# c\n\nx5o/7/7/7/7/7/o5x x 0 1\nid\tposition\texpected\nk\tP\tloss\r\nj\t\tdraw\n";
         let (entries, errors) = read_dataset(text);
         assert_eq!(entries.len(), 2);
         assert_eq!(entries[0].id, "L3");

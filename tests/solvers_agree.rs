@@ -4,8 +4,8 @@
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
-    AtaxxPolish, AtaxxStandard, Digraph, Game, Limits, Notation, Solver, SolverKind,
-    SolverOptions, Value, make_solver,
+    AtaxxPolish, AtaxxStandard, Digraph, Limits, Notation, Solver, SolverKind, SolverOptions,
+    Value, make_solver,
 };
 
 /// The solver configurations checked against brute force.
@@ -77,7 +77,8 @@ fn random_playout<G: Notation>(start: &G, plies: u32, rng: &mut KeyStream) -> G 
 }
 
 fn ataxx_agrees<G: Notation>(count: usize, seed: u64) {
-    let starts = ["x1/1o x 0 1", "x1o/o1x x 0 1", "x1o/3/o1x x 0 1", "x2o/o2x x 0 1", "x-o/3/o1x x 0 1"];
+    let starts =
+        ["x1/1o x 0 1", "x1o/o1x x 0 1", "x1o/3/o1x x 0 1", "x2o/o2x x 0 1", "x-o/3/o1x x 0 1"];
     let configs = configurations();
     let mut rng = KeyStream::new(seed);
     let mut checked = 0;

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use bitsolve::{GameKind, Limits, Notation, Perft, SolverKind, SolverOptions, make_solver, with_game};
+use bitsolve::{
+    GameKind, Limits, Notation, Perft, SolverKind, SolverOptions, make_solver, with_game,
+};
 
 /// Arguments of `bitsolve bench` (none yet).
 #[derive(clap::Args, Debug)]
@@ -60,7 +62,8 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
             (format!("perft {depth}"), n)
         }
         Task::Solve(kind, expected) => {
-            let report = make_solver::<G>(*kind, &SolverOptions::default()).solve(&pos, &Limits::none());
+            let report =
+                make_solver::<G>(*kind, &SolverOptions::default()).solve(&pos, &Limits::none());
             let got = report.outcome.map_or("unknown", bitsolve::Outcome::as_str);
             if got != *expected {
                 bail!("{game} {} on {position} = {got}, expected {expected}", kind.name());
@@ -68,6 +71,9 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
             (format!("solve {} {got}", kind.name()), report.stats.nodes)
         }
     };
-    println!("{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s", start.elapsed().as_secs_f64());
+    println!(
+        "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
+        start.elapsed().as_secs_f64()
+    );
     Ok(nodes)
 }

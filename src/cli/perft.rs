@@ -31,7 +31,9 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
     let text = match (&args.position, args.game.start_position()) {
         (Some(p), _) => p.clone(),
         (None, Some(start)) => start.to_string(),
-        (None, None) => return Err(anyhow!("{} has no start position: give --position", args.game)),
+        (None, None) => {
+            return Err(anyhow!("{} has no start position: give --position", args.game));
+        }
     };
     with_game!(args.game, G => perft::<G>(&text, args))?;
     Ok(ExitCode::SUCCESS)

@@ -68,12 +68,7 @@ fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
     let options = args.search.options();
     println!("game {} position {}", args.game, pos.format_position());
     for &kind in &args.solver {
-        println!(
-            "solver {} threads={} tt_mib={}",
-            kind.name(),
-            options.threads,
-            options.tt_mib
-        );
+        println!("solver {} threads={} tt_mib={}", kind.name(), options.threads, options.tt_mib);
         let report = make_solver::<G>(kind, &options).solve(&pos, &args.search.limits());
         println!("{}", result_line(&pos, &report));
     }
@@ -131,7 +126,8 @@ fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
                 Ok(p) => p,
                 Err(e) => {
                     let e = e.shifted(entry.line - 1);
-                    let column = if e.line == entry.line { e.column + entry.column - 1 } else { e.column };
+                    let column =
+                        if e.line == entry.line { e.column + entry.column - 1 } else { e.column };
                     bar.println(format!(
                         "{}: line {}, column {column}: {}",
                         path.display(),
@@ -157,7 +153,11 @@ fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
                     result_line(&pos, &report)
                 ));
                 if let Some(file) = csv.as_mut() {
-                    writeln!(file, "{}", csv_row(args, path, &entry.id, *kind, &pos, &report, entry.expected))?;
+                    writeln!(
+                        file,
+                        "{}",
+                        csv_row(args, path, &entry.id, *kind, &pos, &report, entry.expected)
+                    )?;
                     file.flush()?;
                 }
                 bar.inc(1);
