@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod bitboard;
+pub mod dataset;
 pub mod game;
 pub mod games;
 pub mod notation;

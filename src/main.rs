@@ -1,2 +1,7 @@
-//! The `bitsolve` command line.
-fn main() {}
+//! The `bitsolve` command line: solve, perft, bench, info.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -21,6 +21,39 @@ impl GameKind {
     /// Every game, in a fixed order.
     pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph];
 
+    /// The usual start position, if the game has one.
+    pub const fn start_position(self) -> Option<&'static str> {
+        match self {
+            GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
+            GameKind::Digraph => None,
+        }
+    }
+
+    /// A few lines on the rules and the notation, for `bitsolve info`.
+    pub const fn description(self) -> &'static str {
+        match self {
+            GameKind::Ataxx => {
+                "Ataxx, community (standard) rules: clone to a neighbouring empty square or jump two \
+                 squares; adjacent enemy stones flip. A side without a move passes (0000). Over \
+                 when a side has no stones or no empty square is within reach; most stones wins.\n\
+                 Positions: FEN, e.g. `x5o/7/7/7/7/7/o5x x 0 1` (x moves first; boards 1x1 to 7x7, \
+                 `-` = blocked). Moves: UAI (`f1` clone, `g1e3` jump, `0000` pass).\n\
+                 Solving: clocks are ignored and a repeated position is a draw."
+            }
+            GameKind::AtaxxPolish => {
+                "Ataxx, the assignment's (Polish) rules: as `ataxx`, but a side with empty squares \
+                 and no move loses (no pass); one colour left wins; a full board is decided by \
+                 count.\nPositions and moves as for `ataxx` (moves also as `<from><to>`).\n\
+                 Solving: clocks are ignored and a repeated position is a draw."
+            }
+            GameKind::Digraph => {
+                "A token on a directed graph: move it along an out-edge; a side that cannot move \
+                 loses; endless play is a draw. A toy game with cycles for testing solvers.\n\
+                 Positions: `current|succ0;succ1;...;` e.g. `0|1 2;0;;`. Moves: a vertex number."
+            }
+        }
+    }
+
     /// The command-line name.
     pub const fn name(self) -> &'static str {
         match self {

@@ -1,0 +1,79 @@
+//! `bitsolve bench`: a fixed suite whose total node count is a signature of the code's
+//! behaviour (the same number on every machine), plus its speed on this one.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use bitsolve::{
+    GameKind, Limits, Notation, Perft, SolverKind, SolverOptions, make_solver, with_game,
+};
+
+/// Arguments of `bitsolve bench` (none yet).
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {}
+
+/// One item of the suite.
+enum Task {
+    Perft(u32, u64),
+    Solve(SolverKind, &'static str),
+}
+
+/// The suite: (game, position, task). Perft items assert their published counts; solve items
+/// assert their known results, so a broken build cannot print a good-looking signature.
+const SUITE: &[(GameKind, &str, Task)] = &[
+    (GameKind::Ataxx, "x5o/7/7/7/7/7/o5x x 0 1", Task::Perft(5, 4_752_668)),
+    (GameKind::Ataxx, "7/7/7/2x1o2/7/7/7 x 0 1", Task::Perft(4, 168_317)),
+    (GameKind::Ataxx, "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", Task::Perft(4, 86_528)),
+    (GameKind::Ataxx, "x1o/3/o1x x 0 1", Task::Solve(SolverKind::Alphabeta, "win")),
+    (GameKind::Ataxx, "x1o/3/o1x x 0 1", Task::Solve(SolverKind::Pns, "win")),
+    (GameKind::Ataxx, "x1o/3/o1x x 0 1", Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::AtaxxPolish, "x2o/o2x x 0 1", Task::Solve(SolverKind::Dfpn, "loss")),
+    (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Alphabeta, "draw")),
+    (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Dfpn, "draw")),
+];
+
+/// A small graph with cycles, draws and wins.
+const DIGRAPH: &str = "0|1 2 3;2 4;0 5;6 1;3;7 4;5 2;;";
+
+/// Runs the suite.
+pub fn run(_args: &BenchArgs) -> Result<ExitCode> {
+    let mut total_nodes = 0u64;
+    let start = Instant::now();
+    for (game, position, task) in SUITE {
+        let nodes = with_game!(*game, G => run_task::<G>(*game, position, task))?;
+        total_nodes += nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!("bench time {secs:.3}s {:.0} nodes/s", total_nodes as f64 / secs.max(1e-9));
+    println!("signature {total_nodes}");
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) -> Result<u64> {
+    let pos = G::parse_position(position).with_context(|| format!("bench position {position}"))?;
+    let start = Instant::now();
+    let (label, nodes) = match task {
+        Task::Perft(depth, expected) => {
+            let n = pos.perft(*depth);
+            if n != *expected {
+                bail!("{game} perft({depth}) of {position} = {n}, expected {expected}");
+            }
+            (format!("perft {depth}"), n)
+        }
+        Task::Solve(kind, expected) => {
+            let report =
+                make_solver::<G>(*kind, &SolverOptions::default()).solve(&pos, &Limits::none());
+            let got = report.outcome.map_or("unknown", bitsolve::Outcome::as_str);
+            if got != *expected {
+                bail!("{game} {} on {position} = {got}, expected {expected}", kind.name());
+            }
+            (format!("solve {} {got}", kind.name()), report.stats.nodes)
+        }
+    };
+    println!(
+        "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(nodes)
+}

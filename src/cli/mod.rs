@@ -1,0 +1,112 @@
+//! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
+
+mod bench;
+mod perft;
+mod solve;
+
+use std::process::ExitCode;
+
+use bitsolve::GameKind;
+use clap::{Parser, Subcommand};
+
+/// Solves and plays two-player perfect-information board games.
+#[derive(Parser, Debug)]
+#[command(name = "bitsolve", version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("BITSOLVE_GIT"), ")"))]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Counts move paths to a fixed depth (move-generator test).
+    Perft(perft::PerftArgs),
+    /// Solves one position (--position) or every position of dataset files.
+    Solve(solve::SolveArgs),
+    /// Runs a fixed suite and prints its node-count signature.
+    Bench(bench::BenchArgs),
+    /// Describes a game: rules summary and notation.
+    Info {
+        /// The game.
+        #[arg(long, short)]
+        game: GameKind,
+    },
+}
+
+/// Options common to the commands that search.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Worker threads inside one search.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = bitsolve::search::TT_MIB_DEFAULT)]
+    tt_mib: usize,
+    /// df-pn 1+epsilon threshold factor (e.g. 0.25); plain df-pn if absent.
+    #[arg(long)]
+    epsilon: Option<f64>,
+    /// Give up on a position after this many seconds.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Give up on a position after this many nodes.
+    #[arg(long)]
+    node_limit: Option<u64>,
+}
+
+/// Parses the arguments, runs the command and turns errors into a message and exit code 1.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft::run(&args),
+        Command::Solve(args) => solve::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Info { game } => {
+            println!("{game}\n{}", game.description());
+            if let Some(start) = game.start_position() {
+                println!("Start position: {start}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+impl SearchArgs {
+    /// The solver options these flags ask for.
+    pub fn options(&self) -> bitsolve::SolverOptions {
+        bitsolve::SolverOptions {
+            threads: usize::from(self.threads),
+            tt_mib: self.tt_mib,
+            epsilon: self.epsilon,
+        }
+    }
+
+    /// The per-position limits these flags ask for.
+    pub fn limits(&self) -> bitsolve::Limits {
+        bitsolve::Limits {
+            nodes: self.node_limit,
+            time: self.time_limit.map(std::time::Duration::from_secs_f64),
+            stop: None,
+        }
+    }
+}
+
+/// Reads a position and plays `moves` (each checked for legality) on it.
+pub fn load_position<G: bitsolve::Notation>(text: &str, moves: &[String]) -> anyhow::Result<G> {
+    use anyhow::Context;
+    let mut pos = G::parse_position(text).with_context(|| format!("invalid position `{text}`"))?;
+    for (i, word) in moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
+        if pos.outcome().is_some() {
+            anyhow::bail!("move {} `{word}`: the game is already over", i + 1);
+        }
+        let mv = pos.parse_move(word).with_context(|| format!("move {} `{word}`", i + 1))?;
+        pos.play(mv);
+    }
+    Ok(pos)
+}

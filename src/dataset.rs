@@ -1,0 +1,136 @@
+//! Position files: one position per line, or TSV rows `id<TAB>position<TAB>expected`.
+//!
+//! Lines starting with `#` are comments (sources are cited there), blank lines are skipped, and a
+//! header row starting with `id<TAB>` is skipped. A bad line becomes a [`DatasetError`] with its
+//! line number and the rest of the file is still read.
+//!
+//! ```
+//! use bitsolve::dataset::read_dataset;
+//! let (entries, errors) = read_dataset("# demo\nid\tposition\texpected\na\t0|1;;\twin\nb\t0|;\tbogus\n");
+//! assert_eq!(entries.len(), 1);
+//! assert_eq!(entries[0].id, "a");
+//! assert_eq!(errors[0].line, 4);
+//! ```
+
+use std::fmt;
+
+use crate::game::Outcome;
+
+/// One position to solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Identifier (the first column, or `L<line>` for plain files).
+    pub id: String,
+    /// The position text, in the game's notation.
+    pub position: String,
+    /// The known result for the side to move, if the file gives one.
+    pub expected: Option<Outcome>,
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// 1-based column where the position text starts.
+    pub column: usize,
+}
+
+/// A line of a position file that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatasetError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for DatasetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for DatasetError {}
+
+/// Reads `win`, `draw` or `loss` (also `w`, `d`, `l`, any case).
+pub fn parse_outcome(text: &str) -> Option<Outcome> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "win" | "w" => Some(Outcome::Win),
+        "draw" | "d" => Some(Outcome::Draw),
+        "loss" | "l" => Some(Outcome::Loss),
+        _ => None,
+    }
+}
+
+/// Reads every entry of a position file; bad lines are returned as errors, not fatal.
+pub fn read_dataset(text: &str) -> (Vec<Entry>, Vec<DatasetError>) {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let content = raw.trim_end_matches('\r');
+        if content.trim().is_empty() || content.trim_start().starts_with('#') {
+            continue;
+        }
+        if content.starts_with("id\t") {
+            continue;
+        }
+        if !content.contains('\t') {
+            let column = content.len() - content.trim_start().len() + 1;
+            entries.push(Entry {
+                id: format!("L{line}"),
+                position: content.trim().to_string(),
+                expected: None,
+                line,
+                column,
+            });
+            continue;
+        }
+        let fields: Vec<&str> = content.split('\t').collect();
+        let column = fields[0].chars().count() + 2;
+        let expected = match fields.get(2).map(|s| s.trim()) {
+            None | Some("" | "-" | "?") => None,
+            Some(word) => {
+                if let Some(o) = parse_outcome(word) {
+                    Some(o)
+                } else {
+                    let col = column + fields[1].chars().count() + 1;
+                    errors.push(DatasetError {
+                        line,
+                        column: col,
+                        message: format!("expected `win`, `draw`, `loss` or `-`, found `{word}`"),
+                    });
+                    continue;
+                }
+            }
+        };
+        if fields[0].trim().is_empty() || fields[1].trim().is_empty() {
+            errors.push(DatasetError { line, column: 1, message: "empty id or position".into() });
+            continue;
+        }
+        entries.push(Entry {
+            id: fields[0].trim().to_string(),
+            position: fields[1].to_string(),
+            expected,
+            line,
+            column,
+        });
+    }
+    (entries, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_and_tsv_lines_are_read_and_bad_ones_reported() {
+        let text =
+            "# c\n\nx5o/7/7/7/7/7/o5x x 0 1\nid\tposition\texpected\nk\tP\tloss\r\nj\t\tdraw\n";
+        let (entries, errors) = read_dataset(text);
+        assert_eq!(entries.len(), 2);
+        assert_eq!(entries[0].id, "L3");
+        assert_eq!(entries[1].expected, Some(Outcome::Loss));
+        assert_eq!(entries[1].column, 3);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].line, 6);
+    }
+}

@@ -1,0 +1,121 @@
+//! Every solver, sequential and parallel, agrees with the brute-force oracle on thousands of
+//! random small positions of every game.
+
+use bitsolve::search::brute::BruteSolver;
+use bitsolve::zobrist::KeyStream;
+use bitsolve::{
+    AtaxxPolish, AtaxxStandard, Digraph, Limits, Notation, Solver, SolverKind, SolverOptions,
+    Value, make_solver,
+};
+
+/// The solver configurations checked against brute force.
+fn configurations() -> Vec<(SolverKind, SolverOptions)> {
+    let mut out = Vec::new();
+    for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+        for threads in [1, 2] {
+            if kind == SolverKind::Pns && threads == 2 {
+                continue;
+            }
+            for tt_mib in [0, 4] {
+                out.push((kind, SolverOptions { threads, tt_mib, epsilon: None }));
+            }
+        }
+    }
+    out.push((SolverKind::Dfpn, SolverOptions { threads: 1, tt_mib: 4, epsilon: Some(0.25) }));
+    out
+}
+
+/// Solves `pos` with brute force (skipping it if that takes too long) and checks every
+/// configuration against it. Returns whether the position was checked.
+fn check<G: Notation>(pos: &G, configs: &[(SolverKind, SolverOptions)]) -> bool {
+    let oracle = BruteSolver::new().solve(pos, &Limits::nodes(200_000));
+    let Some(truth) = oracle.value() else { return false };
+    for (kind, options) in configs {
+        let report = make_solver::<G>(*kind, options).solve(pos, &Limits::none());
+        let text = pos.format_position();
+        assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} {options:?} on {text}");
+        if *kind == SolverKind::Alphabeta {
+            assert_eq!(report.plies, truth.plies(), "{kind:?} {options:?} distance on {text}");
+        }
+        check_best_move(pos, report.best_move, truth, &format!("{kind:?} {options:?}"));
+    }
+    true
+}
+
+/// The best move must lead to a child whose value achieves the root's outcome.
+fn check_best_move<G: Notation>(pos: &G, best: Option<G::Move>, truth: Value, who: &str) {
+    let text = pos.format_position();
+    if pos.outcome().is_some() {
+        assert!(best.is_none(), "{who}: move at a finished position {text}");
+        return;
+    }
+    let mv = best.unwrap_or_else(|| panic!("{who}: no best move on {text}"));
+    let mut child = pos.clone();
+    child.play(mv);
+    let child_value = BruteSolver::new().solve(&child, &Limits::none()).value().unwrap();
+    assert_eq!(
+        child_value.parent().outcome(),
+        truth.outcome(),
+        "{who}: best move {} on {text} does not keep the result",
+        pos.format_move(mv)
+    );
+}
+
+/// A position reached by `plies` random moves from `start` (stopping at the end of the game).
+fn random_playout<G: Notation>(start: &G, plies: u32, rng: &mut KeyStream) -> G {
+    let mut pos = start.clone();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut moves = G::Moves::default();
+        pos.generate_moves(&mut moves);
+        let mv = moves[(rng.next_key() % moves.len() as u64) as usize];
+        pos.play(mv);
+    }
+    pos
+}
+
+fn ataxx_agrees<G: Notation>(count: usize, seed: u64) {
+    let starts =
+        ["x1/1o x 0 1", "x1o/o1x x 0 1", "x1o/3/o1x x 0 1", "x2o/o2x x 0 1", "x-o/3/o1x x 0 1"];
+    let configs = configurations();
+    let mut rng = KeyStream::new(seed);
+    let mut checked = 0;
+    let mut outcomes = [0usize; 3];
+    for i in 0..count {
+        let start = G::parse_position(starts[i % starts.len()]).unwrap();
+        let plies = (rng.next_key() % 12) as u32;
+        let pos = random_playout(&start, plies, &mut rng);
+        if check(&pos, &configs) {
+            checked += 1;
+            let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
+            outcomes[v as usize] += 1;
+        }
+    }
+    assert!(checked * 10 >= count * 8, "only {checked} of {count} positions were small enough");
+    assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+}
+
+#[test]
+fn solvers_agree_with_brute_force_on_random_ataxx() {
+    ataxx_agrees::<AtaxxStandard>(1500, 1);
+}
+
+#[test]
+fn solvers_agree_with_brute_force_on_random_polish_ataxx() {
+    ataxx_agrees::<AtaxxPolish>(1500, 2);
+}
+
+#[test]
+fn solvers_agree_with_brute_force_on_random_digraphs() {
+    let configs = configurations();
+    let mut outcomes = [0usize; 3];
+    for seed in 0..1500u64 {
+        let pos = Digraph::random(4 + (seed % 12) as usize, seed);
+        assert!(check(&pos, &configs));
+        let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
+        outcomes[v as usize] += 1;
+    }
+    assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+}
