@@ -14,9 +14,9 @@ pub const BOARD7: u64 = 0x007F_7F7F_7F7F_7F7F;
 /// For each square, the squares at king distance exactly `distance` (within the 8x8 word).
 const fn ring_table(distance: i32) -> [u64; 64] {
     let mut table = [0u64; 64];
-    let mut sq = 0;
+    let mut sq = 0usize;
     while sq < 64 {
-        let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
+        let (x, y) = ((sq % 8) as u8 as i32, (sq / 8) as u8 as i32);
         let mut dy = -distance;
         while dy <= distance {
             let mut dx = -distance;
