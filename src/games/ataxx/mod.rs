@@ -40,8 +40,8 @@
 //! threefold repetition are part of neither [`Game::outcome`] nor [`Game::hash`]. Searches
 //! treat a position repeated on their path as a draw instead. Since the number of stones never
 //! decreases and a clone adds one, no position before the last clone can recur, so
-//! [`Game::reversible_plies`] returns the halfmove clock. [`Perft`] does honour the clock,
-//! because the published perft numbers do (see [`Ataxx::perft`]).
+//! [`Game::reversible_plies`] returns the halfmove clock. [`Perft`](crate::game::Perft) does honour the clock,
+//! because the published perft numbers do (see [`Perft` for `Ataxx`](crate::game::Perft#implementors)).
 //!
 //! ```
 //! use bitsolve::{AtaxxStandard, Notation, Perft};
@@ -75,10 +75,10 @@ pub type Squares = Bitboard64;
 /// `(dx, dy)`, `(7 - |dx|) (7 - |dy|)` squares). The pass only comes alone. 49 + 240 = 289.
 pub const MAX_MOVES: usize = 289;
 
-/// Halfmove clock at which a standard game is over (in [`Perft`]; not in [`Game::outcome`]).
+/// Halfmove clock at which a standard game is over (in [`Perft`](crate::game::Perft); not in [`Game::outcome`]).
 pub const STANDARD_CLOCK_LIMIT: u32 = 100;
 
-/// Number of consecutive jumps after which a Polish game is drawn (in [`Perft`]; not in
+/// Number of consecutive jumps after which a Polish game is drawn (in [`Perft`](crate::game::Perft); not in
 /// [`Game::outcome`]). The assignment's "last 50 moves were all jumps" is read as 50 plies.
 pub const POLISH_CLOCK_LIMIT: u32 = 50;
 
