@@ -291,3 +291,26 @@ proptest! {
         });
     }
 }
+
+#[test]
+fn small_boards_have_their_published_values() {
+    use crate::search::{Limits, SolverKind, SolverOptions, make_solver};
+    let cases = [
+        (2, 2, Outcome::Draw),
+        (2, 3, Outcome::Win),
+        (3, 2, Outcome::Win),
+        (2, 4, Outcome::Loss),
+        (2, 5, Outcome::Win),
+    ];
+    for (w, h, expected) in cases {
+        let options = SolverOptions::default();
+        let standard = AtaxxStandard::start(w, h);
+        let report = make_solver::<AtaxxStandard>(SolverKind::Brute, &options)
+            .solve(&standard, &Limits::none());
+        assert_eq!(report.outcome, Some(expected), "{w}x{h} standard");
+        let polish = AtaxxPolish::start(w, h);
+        let report =
+            make_solver::<AtaxxPolish>(SolverKind::Brute, &options).solve(&polish, &Limits::none());
+        assert_eq!(report.outcome, Some(expected), "{w}x{h} polish");
+    }
+}
