@@ -2,6 +2,10 @@
 
 use std::fmt;
 use std::num::NonZeroU16;
+use std::str::FromStr;
+
+use super::tables::{JUMPS, NEIGHBOURS};
+use crate::notation::ParseError;
 
 /// An Ataxx move packed into a [`NonZeroU16`].
 ///
@@ -128,6 +132,45 @@ impl AtaxxMove {
     #[inline]
     pub const fn bits(self) -> u16 {
         self.0.get()
+    }
+}
+
+/// Reads a square name such as `c5` (files a..g, ranks 1..7) at byte `offset` of `text`.
+pub(crate) fn parse_square(text: &str, offset: usize) -> Result<u32, ParseError> {
+    let bytes = text.as_bytes();
+    let file = bytes.get(offset).copied().unwrap_or(0);
+    if !(b'a'..=b'g').contains(&file) {
+        return Err(ParseError::at_offset(text, offset, "expected a file a..g"));
+    }
+    let rank = bytes.get(offset + 1).copied().unwrap_or(0);
+    if !(b'1'..=b'7').contains(&rank) {
+        return Err(ParseError::at_offset(text, offset + 1, "expected a rank 1..7"));
+    }
+    Ok(u32::from(rank - b'1') * 8 + u32::from(file - b'a'))
+}
+
+/// Reads a move without a position: `0000`, a clone as its destination (`f1`), or two squares,
+/// a clone when they are neighbours (`a7a6`) and a jump when they are 2 apart (`g1e3`).
+/// Legality is checked by [`Notation::parse_move`](crate::notation::Notation::parse_move).
+impl FromStr for AtaxxMove {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Self, ParseError> {
+        match text.len() {
+            4 if text == "0000" => Ok(AtaxxMove::PASS),
+            2 => Ok(AtaxxMove::clone_to(parse_square(text, 0)?)),
+            4 => {
+                let (from, to) = (parse_square(text, 0)?, parse_square(text, 2)?);
+                if NEIGHBOURS[from as usize] >> to & 1 != 0 {
+                    Ok(AtaxxMove::clone_to(to))
+                } else if JUMPS[from as usize] >> to & 1 != 0 {
+                    Ok(AtaxxMove::jump(from, to))
+                } else {
+                    Err(ParseError::at_offset(text, 2, "destination is not 1 or 2 squares away"))
+                }
+            }
+            _ => Err(ParseError::at_offset(text, 0, "expected a square, two squares or 0000")),
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! FEN for positions; UAI and `<from><to>` forms for moves.
 
-use super::moves::square_name;
+use super::moves::{parse_square, square_name};
 use super::tables::{JUMPS, NEIGHBOURS};
 use super::{Ataxx, AtaxxMove};
 use crate::game::{Game, Player};
@@ -9,21 +9,6 @@ use crate::notation::{Notation, ParseError};
 /// The error for the text `text` starting at 0-based byte `offset` of the line.
 fn error(text: &str, offset: usize, message: impl Into<String>) -> ParseError {
     ParseError::at_offset(text, offset, message)
-}
-
-/// Reads a square name such as `c5` at byte `offset` of `text` (the square must be inside a
-/// 7x7 board; whether it is on this board is checked by the caller).
-fn parse_square(text: &str, offset: usize) -> Result<u32, ParseError> {
-    let bytes = text.as_bytes();
-    let file = bytes.get(offset).copied().unwrap_or(0);
-    if !(b'a'..=b'g').contains(&file) {
-        return Err(error(text, offset, "expected a file a..g"));
-    }
-    let rank = bytes.get(offset + 1).copied().unwrap_or(0);
-    if !(b'1'..=b'7').contains(&rank) {
-        return Err(error(text, offset + 1, "expected a rank 1..7"));
-    }
-    Ok(u32::from(rank - b'1') * 8 + u32::from(file - b'a'))
 }
 
 /// Reads a decimal counter field that starts at byte `offset`.

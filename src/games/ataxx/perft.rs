@@ -197,4 +197,14 @@ mod tests {
         assert_eq!(slow, 155_888);
         assert_eq!(start.perft(4), slow);
     }
+
+    #[test]
+    #[ignore = "timing only: the baseline kernel at depth 7"]
+    fn portable_kernel_speed() {
+        let (own, opp, empty, clock) = raw(&Ataxx::<false>::startpos());
+        let start = std::time::Instant::now();
+        assert_eq!(portable::node::<false>(own, opp, empty, clock, 7), 5_023_479_496);
+        let seconds = start.elapsed().as_secs_f64();
+        eprintln!("portable perft 7: {seconds:.2} s, {:.2} G nodes/s", 5.023_479_496 / seconds);
+    }
 }

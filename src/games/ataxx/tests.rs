@@ -88,6 +88,12 @@ fn moves_in_both_notations() {
     for bad in ["", "a", "h1", "a8", "a1", "g7", "a7a4", "a1a2", "0000", "a7a6x", "d4"] {
         assert!(pos.parse_move(bad).is_err(), "{bad:?} accepted");
     }
+    assert_eq!("a7a6".parse::<AtaxxMove>().unwrap(), clone);
+    assert_eq!("a7a5".parse::<AtaxxMove>().unwrap(), jump);
+    assert_eq!("0000".parse::<AtaxxMove>().unwrap(), AtaxxMove::PASS);
+    assert_eq!("e5".parse::<AtaxxMove>().unwrap().to_string(), "e5");
+    assert_eq!(format!("{jump:?}"), "AtaxxMove(a7a5)");
+    assert!("a1d1".parse::<AtaxxMove>().is_err());
     let err = pos.parse_move("a7z5").unwrap_err();
     assert_eq!((err.line, err.column), (1, 3));
     // A forced pass.
