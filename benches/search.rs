@@ -1,1 +1,51 @@
-fn main() {}
+//! Solves small fixed positions with every solver, asserting the known result.
+
+use std::hint::black_box;
+
+use bitsolve::{
+    AtaxxStandard, Digraph, Limits, Notation, Outcome, SolverKind, SolverOptions, make_solver,
+};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn solve<G: Notation>(pos: &G, kind: SolverKind, threads: usize) -> Option<Outcome> {
+    let options = SolverOptions { threads, tt_mib: 16, epsilon: None };
+    make_solver::<G>(kind, &options).solve(pos, &Limits::none()).outcome
+}
+
+fn ataxx_small_boards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve-ataxx");
+    group.sample_size(10);
+    for (name, fen, expected) in [
+        ("3x3", "x1o/3/o1x x 0 1", Outcome::Win),
+        ("2x5", "x3o/o3x x 0 1", Outcome::Win),
+        ("2x7", "x5o/o5x x 0 1", Outcome::Loss),
+    ] {
+        let pos = AtaxxStandard::parse_position(fen).unwrap();
+        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+            for threads in [1, 2] {
+                if kind == SolverKind::Pns && threads > 1 {
+                    continue;
+                }
+                group.bench_function(format!("{name}/{}/t{threads}", kind.name()), |b| {
+                    b.iter(|| assert_eq!(solve(black_box(&pos), kind, threads), Some(expected)));
+                });
+            }
+        }
+    }
+    group.finish();
+}
+
+fn digraphs(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve-digraph");
+    let pos = Digraph::random(60, 7);
+    let expected = solve(&pos, SolverKind::Alphabeta, 1);
+    for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+        group.bench_function(format!("n60/{}", kind.name()), |b| {
+            b.iter(|| assert_eq!(solve(black_box(&pos), kind, 1), expected));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ataxx_small_boards, digraphs);
+criterion_main!(benches);

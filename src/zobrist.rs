@@ -10,7 +10,7 @@
 //! assert_eq!(K, [s.next_key(), s.next_key(), s.next_key(), s.next_key()]);
 //! ```
 
-/// One step of the SplitMix64 generator (Steele, Lea and Flood 2014): returns the new state and
+/// One step of the `SplitMix64` generator (Steele, Lea and Flood 2014): returns the new state and
 /// the output word.
 #[inline]
 pub const fn splitmix64(state: u64) -> (u64, u64) {
@@ -21,7 +21,7 @@ pub const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-/// `N` keys drawn from SplitMix64 with `seed`, usable in `const` items.
+/// `N` keys drawn from `SplitMix64` with `seed`, usable in `const` items.
 pub const fn keys<const N: usize>(seed: u64) -> [u64; N] {
     let mut out = [0u64; N];
     let mut state = seed;

@@ -28,7 +28,7 @@ impl BruteSolver {
     fn negamax<G: Game>(&mut self, pos: &G, ply: u32, limits: &Limits) -> Option<Value> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);
-        if self.stats.nodes % 4096 == 0
+        if self.stats.nodes.is_multiple_of(4096)
             && limits.is_exceeded(self.stats.nodes, self.start.unwrap_or_else(Instant::now))
         {
             self.stopped = true;

@@ -18,8 +18,13 @@
 //!
 //! # Bounds instead of values
 //!
-//! Every node returns a pair of root-relative scores `lower <= value <= upper` (scores: see
-//! [`score`]), not a single fail-soft score. A node that is not over but sits on the search
+//! Scores are packed integers as in Pons' Connect 4 solver: a win ending `e` plies below the
+//! root scores `MAX_SCORE - e`, a loss there `-(MAX_SCORE - e)`, a draw 0, so sooner wins and
+//! later losses score higher and a child's score negates into its parent's. The table stores
+//! them relative to the node (private `score` module).
+//!
+//! Every node returns a pair of such scores `lower <= value <= upper`, not a single fail-soft
+//! score. A node that is not over but sits on the search
 //! horizon returns its honest bounds, "a loss one ply later at worst, a win one ply later at
 //! best"; an inner node combines its children's bounds by negamax, stopping when its lower
 //! bound reaches `beta`. So every bound the search returns is true, whatever the depth, and
@@ -114,7 +119,12 @@ pub struct AlphaBetaSolver {
 impl AlphaBetaSolver {
     /// A solver with `options.threads` threads and an `options.tt_mib` MiB table.
     pub fn new(options: &SolverOptions) -> Self {
-        AlphaBetaSolver { threads: options.threads.max(1), tt_mib: options.tt_mib, tt: None, pool: None }
+        AlphaBetaSolver {
+            threads: options.threads.max(1),
+            tt_mib: options.tt_mib,
+            tt: None,
+            pool: None,
+        }
     }
 
     /// The table, empty.

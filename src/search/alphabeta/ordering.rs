@@ -98,13 +98,14 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
                     history
                 } else {
                     // Helpers: history first, then a per-helper pseudo-random tie-break.
-                    history.saturating_mul(16) + ((h ^ self.salt).wrapping_mul(self.salt | 1) >> 60) as i32
+                    history.saturating_mul(16)
+                        + ((h ^ self.salt).wrapping_mul(self.salt | 1) >> 60) as i32
                 }
             };
             order.push((score, index));
         }
         // Stable on equal scores: generation order breaks ties (deterministic).
-        order.sort_by(|a, b| b.0.cmp(&a.0));
+        order.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 
     /// Rewards `mv`, which caused a cutoff at `ply` with `depth` plies left.
@@ -119,7 +120,7 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
             slot[0] = Some(mv);
         }
         let entry = &mut self.history[move_hash(&mv) as usize & (HISTORY_SIZE - 1)];
-        let bonus = (depth.min(1000) as i32).pow(2);
+        let bonus = depth.min(1000).cast_signed().pow(2);
         *entry = entry.saturating_add(bonus);
         if *entry > HISTORY_LIMIT {
             for h in &mut self.history {

@@ -41,7 +41,7 @@ pub(super) const NO_MOVE: u16 = u16::MAX;
 /// Score of a win for the side to move that ends at `ply`.
 #[inline]
 pub(super) const fn win_at(ply: u32) -> i32 {
-    MAX_SCORE - ply as i32
+    MAX_SCORE - ply.cast_signed()
 }
 
 /// Score of a loss for the side to move that ends at `ply`.
@@ -54,9 +54,9 @@ pub(super) const fn loss_at(ply: u32) -> i32 {
 #[inline]
 pub(super) const fn to_node(score: i32, ply: u32) -> i32 {
     if score > 0 {
-        score + ply as i32
+        score + ply.cast_signed()
     } else if score < 0 {
-        score - ply as i32
+        score - ply.cast_signed()
     } else {
         0
     }
@@ -66,9 +66,9 @@ pub(super) const fn to_node(score: i32, ply: u32) -> i32 {
 #[inline]
 pub(super) const fn from_node(score: i32, ply: u32) -> i32 {
     if score > 0 {
-        score - ply as i32
+        score - ply.cast_signed()
     } else if score < 0 {
-        score + ply as i32
+        score + ply.cast_signed()
     } else {
         0
     }
@@ -116,8 +116,8 @@ impl TtEntry for AlphaBetaEntry {
 
     fn from_bits(bits: u64) -> Self {
         AlphaBetaEntry {
-            lower: bits as u16 as i16,
-            upper: (bits >> 16) as u16 as i16,
+            lower: (bits as u16).cast_signed(),
+            upper: ((bits >> 16) as u16).cast_signed(),
             move_index: (bits >> 32) as u16,
             depth: (bits >> 48) as u8,
         }

@@ -280,7 +280,13 @@ impl<'a, G: Game> Searcher<'a, G> {
 
     /// Looks `hash` up and narrows `lower`/`upper` with what the table knows; returns the entry
     /// (or [`AlphaBetaEntry::EMPTY`]).
-    fn probe_tt(&mut self, hash: u64, ply: u32, lower: &mut i32, upper: &mut i32) -> AlphaBetaEntry {
+    fn probe_tt(
+        &mut self,
+        hash: u64,
+        ply: u32,
+        lower: &mut i32,
+        upper: &mut i32,
+    ) -> AlphaBetaEntry {
         let Some(entry) = self.tt.probe(hash, &mut self.stats.tt) else {
             return AlphaBetaEntry::EMPTY;
         };

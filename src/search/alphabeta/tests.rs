@@ -1,7 +1,6 @@
 //! Differential tests against the brute-force oracle.
 
 use super::*;
-use crate::game::Outcome;
 use crate::games::digraph::Digraph;
 use crate::notation::Notation;
 use crate::search::brute::BruteSolver;
@@ -48,6 +47,22 @@ fn random_dag(n: usize, seed: u64) -> Digraph {
     Digraph::new(successors, 0)
 }
 
+/// A random graph with cycles and few dead ends (about one vertex in `sink_one_in`), so play
+/// is long and repetitions matter.
+fn random_cyclic(n: usize, seed: u64, sink_one_in: u64) -> Digraph {
+    let mut s = KeyStream::new(seed ^ 0xC7C1E);
+    let successors = (0..n)
+        .map(|_| {
+            if s.next_key().is_multiple_of(sink_one_in) {
+                return Vec::new();
+            }
+            let degree = 1 + s.next_key() % 3;
+            (0..degree).map(|_| (s.next_key() % n as u64) as u8).collect()
+        })
+        .collect();
+    Digraph::new(successors, (s.next_key() % n as u64) as u8)
+}
+
 /// Checks every configuration on `g` against the oracle: outcome, distance and best move.
 fn check(g: &Digraph, solvers: &mut [AlphaBetaSolver]) -> Value {
     let expected = brute_value(g);
@@ -74,9 +89,10 @@ fn check(g: &Digraph, solvers: &mut [AlphaBetaSolver]) -> Value {
 fn alphabeta_agrees_with_brute_force_on_random_cyclic_digraphs() {
     let mut solvers = solvers();
     let mut seen = [0usize; 3];
+    let mut longest = 0;
     let mut positions = 0;
-    for n in 4..=13usize {
-        for seed in 0..300u64 {
+    for n in 4..=14usize {
+        for seed in 0..250u64 {
             let g = Digraph::random(n, seed * 31 + n as u64);
             let g = moved_to(&g, (seed as usize * 7) % n);
             let value = check(&g, &mut solvers);
@@ -84,22 +100,57 @@ fn alphabeta_agrees_with_brute_force_on_random_cyclic_digraphs() {
             positions += 1;
         }
     }
-    assert_eq!(positions, 3000);
-    // The sample must exercise every outcome.
-    assert!(seen.iter().all(|&c| c > 100), "outcomes seen: {seen:?}");
+    for n in 4..=20usize {
+        for seed in 0..150u64 {
+            let value = check(&random_cyclic(n, seed * 17 + n as u64, 4 + seed % 12), &mut solvers);
+            seen[value.outcome() as usize] += 1;
+            longest = longest.max(value.plies().unwrap_or(0));
+            positions += 1;
+        }
+    }
+    assert_eq!(positions, 11 * 250 + 17 * 150);
+    // The sample must exercise every outcome and some long games.
+    assert!(seen.iter().all(|&c| c > 300), "outcomes seen: {seen:?}");
+    assert!(longest >= 7, "longest game {longest}");
+}
+
+/// Larger graphs, beyond the oracle: two threads must give exactly the sequential value.
+#[test]
+fn parallel_search_agrees_with_sequential_on_larger_digraphs() {
+    let mut sequential =
+        AlphaBetaSolver::new(&SolverOptions { threads: 1, tt_mib: 1, epsilon: None });
+    let mut parallel = solvers();
+    for n in [30usize, 40, 50, 60] {
+        for seed in 0..60u64 {
+            let g = random_cyclic(n, seed * 7 + n as u64, 8 + seed % 30);
+            let expected = Solver::<Digraph>::solve(&mut sequential, &g, &Limits::none()).value();
+            assert!(expected.is_some());
+            for solver in &mut parallel {
+                let report = Solver::<Digraph>::solve(solver, &g, &Limits::none());
+                assert_eq!(report.value(), expected, "{}", g.format_position());
+                if let Some(best) = report.best_move {
+                    let mut child = g.clone();
+                    child.play(best);
+                    let child_value =
+                        Solver::<Digraph>::solve(&mut sequential, &child, &Limits::none());
+                    assert_eq!(child_value.value().map(Value::parent), expected);
+                }
+            }
+        }
+    }
 }
 
 #[test]
 fn alphabeta_agrees_with_brute_force_on_random_dags() {
     let mut solvers = solvers();
     let mut positions = 0;
-    for n in 2..=18usize {
+    for n in 2..=20usize {
         for seed in 0..60u64 {
             check(&random_dag(n, seed * 97 + n as u64), &mut solvers);
             positions += 1;
         }
     }
-    assert_eq!(positions, 17 * 60);
+    assert_eq!(positions, 19 * 60);
 }
 
 #[test]
@@ -115,15 +166,21 @@ fn cycle_without_exit_is_a_draw_and_terminal_roots_are_reported() {
 }
 
 #[test]
-fn node_limit_gives_an_unknown_report() {
-    let g = Digraph::random(60, 7);
+fn limits_give_an_unknown_report() {
+    // Needs a few thousand nodes, more than one limit-check interval.
+    let g = random_cyclic(60, 26, 36);
     for threads in [1, 2] {
-        let mut solver = AlphaBetaSolver::new(&SolverOptions { threads, tt_mib: 0, epsilon: None });
-        let report = Solver::<Digraph>::solve(&mut solver, &g, &Limits::nodes(1));
-        if report.outcome.is_none() {
-            assert_eq!(report.best_move, None);
-        }
+        let mut solver = AlphaBetaSolver::new(&SolverOptions { threads, tt_mib: 1, epsilon: None });
         let full = Solver::<Digraph>::solve(&mut solver, &g, &Limits::none());
-        assert!(full.outcome.is_some() || g.outcome() == Some(Outcome::Loss));
+        assert_eq!(full.value(), Some(Value::Draw));
+        assert!(full.stats.nodes > 4096, "{}", full.stats);
+        let limited = Solver::<Digraph>::solve(&mut solver, &g, &Limits::nodes(1));
+        assert_eq!(limited.outcome, None);
+        assert_eq!((limited.plies, limited.best_move), (None, None));
+        let stop = Some(Arc::new(std::sync::atomic::AtomicBool::new(true)));
+        let stopped = Solver::<Digraph>::solve(&mut solver, &g, &Limits { stop, ..Limits::none() });
+        assert_eq!(stopped.outcome, None);
+        let again = Solver::<Digraph>::solve(&mut solver, &g, &Limits::none());
+        assert_eq!(again.value(), Some(Value::Draw));
     }
 }
