@@ -272,7 +272,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         if !cutoff {
             upper = upper.min(children_upper);
         }
-        debug_assert!(lower <= upper, "inconsistent bounds {lower} > {upper} at ply {ply}");
+        // No `lower <= upper` check here: at a path-dependent node a draw by repetition may
+        // meet a table fact about the real value ("loses in 5") and cross it. Each bound is
+        // still backed on its own, which is all the parent uses; root bounds never cross.
         let path_dependent = repetition_ply < ply;
         self.store_tt(hash, ply, depth, (lower, upper), path_dependent, best_index, entry);
         NodeResult { lower, upper, repetition_ply }
