@@ -184,4 +184,3 @@ fn limits_give_an_unknown_report() {
         assert_eq!(again.value(), Some(Value::Draw));
     }
 }
-
