@@ -13,7 +13,9 @@
 //! ```
 
 use std::fmt;
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign};
+use std::ops::{
+    BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub, SubAssign,
+};
 
 macro_rules! bitboard {
     ($(#[$doc:meta])* $name:ident, $word:ty, $iter:ident) => {

@@ -100,8 +100,10 @@ impl Notation for Digraph {
         let (at, rest) = text
             .split_once('|')
             .ok_or_else(|| ParseError::new(1, 1, "expected `current|successor lists`"))?;
-        let at: u8 =
-            at.trim().parse().map_err(|_| ParseError::new(1, 1, "current vertex is not a number"))?;
+        let at: u8 = at
+            .trim()
+            .parse()
+            .map_err(|_| ParseError::new(1, 1, "current vertex is not a number"))?;
         let mut successors = Vec::new();
         let mut column = at.to_string().len() + 2;
         for list in rest.split(';') {

@@ -260,7 +260,11 @@ impl<'a, G: Game> Worker<'a, G> {
             stats: Stats::default(),
             unflushed: 0,
             stopped: false,
-            rng: if thread == 0 { 0 } else { 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(thread as u64) },
+            rng: if thread == 0 {
+                0
+            } else {
+                0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(thread as u64)
+            },
             root_children: Vec::new(),
         }
     }
@@ -270,7 +274,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);
         self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY {
+        if self.unflushed >= CHECK_EVERY || self.stats.nodes == 1 {
             let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
             self.unflushed = 0;
             if self.shared.limits.is_exceeded(total + CHECK_EVERY, self.shared.start) {
@@ -398,7 +402,8 @@ impl<'a, G: Game> Worker<'a, G> {
             let (best, delta2) = self.select(&children);
             let c = children[best];
             let child_th_delta = th_phi.min(self.next_threshold(delta2));
-            let child_th_phi = if th_delta >= INF { INF } else { (th_delta - delta + c.phi).min(INF) };
+            let child_th_phi =
+                if th_delta >= INF { INF } else { (th_delta - delta + c.phi).min(INF) };
             let mut child = pos.clone();
             child.play(c.mv);
             let r = self.mid(&child, ply + 1, !mover_proves, child_th_phi, child_th_delta);
@@ -514,15 +519,14 @@ impl<G: Game> Solver<G> for DfpnSolver {
         }
         self.tt.clear();
         let nodes = AtomicU64::new(0);
-        let answer = self.search(root, true, limits, start, &nodes, &mut stats).and_then(
-            |(win, best)| {
+        let answer =
+            self.search(root, true, limits, start, &nodes, &mut stats).and_then(|(win, best)| {
                 if win {
                     return Some((Outcome::Win, best));
                 }
                 let (loss, best) = self.search(root, false, limits, start, &nodes, &mut stats)?;
                 Some((if loss { Outcome::Loss } else { Outcome::Draw }, best))
-            },
-        );
+            });
         stats.elapsed = start.elapsed();
         match answer {
             Some((outcome, best_move)) => {
@@ -555,11 +559,50 @@ pub(crate) mod tests {
         Digraph::new(successors, 0)
     }
 
-    /// The test positions: `cyclic` random digraphs and `acyclic` acyclic ones, 4 to 14 vertices.
+    /// A random digraph with few dead ends (1 in `terminal_one_in`) and out-degrees 1 to 3:
+    /// long games, many cycles, hard for the solvers.
+    pub(crate) fn dense(n: usize, seed: u64, terminal_one_in: u64) -> Digraph {
+        let mut s = KeyStream::new(seed ^ 0xDE45E);
+        let successors = (0..n)
+            .map(|_| {
+                let degree =
+                    if s.next_key() % terminal_one_in == 0 { 0 } else { 1 + s.next_key() % 3 };
+                (0..degree).map(|_| (s.next_key() % n as u64) as u8).collect()
+            })
+            .collect();
+        Digraph::new(successors, 0)
+    }
+
+    /// A long game: edges go 1 to 4 vertices forward (the last vertex is the only dead end),
+    /// and one vertex in `back_one_in` also has an edge back to a random earlier vertex.
+    /// Many transpositions, few and long cycles.
+    pub(crate) fn layered(n: usize, seed: u64, back_one_in: u64) -> Digraph {
+        let mut s = KeyStream::new(seed ^ 0x1A7E);
+        let successors = (0..n)
+            .map(|v| {
+                let mut succ = Vec::new();
+                if v + 1 < n {
+                    for _ in 0..1 + s.next_key() % 3 {
+                        let step = 1 + s.next_key() % 4;
+                        succ.push((v as u64 + step).min(n as u64 - 1) as u8);
+                    }
+                    if v > 0 && s.next_key() % back_one_in == 0 {
+                        succ.push((s.next_key() % v as u64) as u8);
+                    }
+                }
+                succ
+            })
+            .collect();
+        Digraph::new(successors, 0)
+    }
+
+    /// The test positions: `cyclic` random digraphs, `acyclic` acyclic ones (4 to 14 vertices) and
+    /// `cyclic` dense ones (4 to 12 vertices).
     pub(crate) fn positions(cyclic: u64, acyclic_count: u64) -> Vec<Digraph> {
         let mut v: Vec<Digraph> =
             (0..cyclic).map(|seed| Digraph::random(4 + (seed % 11) as usize, seed)).collect();
         v.extend((0..acyclic_count).map(|seed| acyclic(4 + (seed % 11) as usize, seed)));
+        v.extend((0..cyclic).map(|seed| dense(4 + (seed % 9) as usize, seed, 6)));
         v
     }
 
@@ -646,20 +689,27 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn node_limit_gives_unknown() {
-        let big = Digraph::random(60, 3);
+    fn limits_give_unknown() {
+        let big = layered(60, 5, 25);
+        let stop = Arc::new(AtomicBool::new(true));
+        let stopped = Limits { stop: Some(stop), ..Limits::none() };
+        let no_time = Limits { time: Some(std::time::Duration::ZERO), ..Limits::none() };
         for threads in [1, 2] {
             let mut solver = DfpnSolver::new(&opts(threads, 1, None));
-            let report = solver.solve(&big, &Limits::nodes(50));
-            assert_eq!(report.outcome, None);
-            assert!(report.stats.nodes >= 50);
+            for limits in [&stopped, &no_time] {
+                let report = solver.solve(&big, limits);
+                assert_eq!(report.outcome, None);
+                assert_eq!(report.best_move, None);
+                assert!(report.stats.nodes >= 1);
+            }
+            // The same solver still answers afterwards.
+            assert_eq!(solver.solve(&big, &Limits::none()).outcome, Some(brute(&big)));
         }
     }
 }
 #[cfg(test)]
 mod bench_tests {
     use super::*;
-    use crate::games::digraph::Digraph;
 
     /// Nodes and time on bigger digraphs: `cargo test --release -- --ignored --nocapture big`.
     #[test]
@@ -667,7 +717,7 @@ mod bench_tests {
     fn big_digraphs() {
         let configs = [(1, None), (1, Some(0.25)), (2, None), (2, Some(0.25))];
         for (n, seed) in [(40, 1), (40, 2), (50, 3), (50, 4), (60, 5), (60, 6), (60, 7)] {
-            let pos = Digraph::random(n, seed);
+            let pos = super::tests::layered(n, seed, 25);
             let mut answers = Vec::new();
             for (threads, epsilon) in configs {
                 let options = SolverOptions { threads, tt_mib: 16, epsilon };

@@ -109,7 +109,7 @@ impl<G: Game> Search<'_, G> {
         self.nodes.push(Node::leaf(NONE, None, 1, 1));
         let mut history = History::new();
         let mut moves = G::Moves::default();
-        let mut next_check = 1024;
+        let mut next_check = 0;
         while self.nodes[0].pn != 0 && self.nodes[0].dn != 0 {
             if self.stats.nodes >= next_check {
                 next_check = self.stats.nodes + 1024;
@@ -268,7 +268,9 @@ impl<G: Game> Solver<G> for PnsSolver {
         drop(search);
         stats.elapsed = start.elapsed();
         match answer {
-            Ok((outcome, best_move)) => Report { outcome: Some(outcome), plies: None, best_move, stats },
+            Ok((outcome, best_move)) => {
+                Report { outcome: Some(outcome), plies: None, best_move, stats }
+            }
             Err(Stopped) => Report::unknown(stats),
         }
     }
@@ -277,8 +279,7 @@ impl<G: Game> Solver<G> for PnsSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::digraph::Digraph;
-    use crate::search::dfpn::tests::{brute, check, positions};
+    use crate::search::dfpn::tests::{brute, check, layered, positions};
 
     #[test]
     fn pns_matches_brute() {
@@ -295,9 +296,10 @@ mod tests {
 
     #[test]
     fn limits_give_unknown() {
-        let big = Digraph::random(60, 3);
+        let big = layered(60, 5, 25);
         let mut solver = PnsSolver::new(&SolverOptions::default());
         assert_eq!(solver.solve(&big, &Limits::nodes(10)).outcome, None);
+        assert_eq!(solver.solve(&big, &Limits::none()).outcome, Some(brute(&big)));
         // A full arena is a stop too.
         let mut tiny = PnsSolver::new(&SolverOptions { tt_mib: 0, ..SolverOptions::default() });
         tiny.max_nodes = 8;
