@@ -353,11 +353,12 @@ impl<'a, G: Game> Worker<'a, G> {
             let i = (k + offset) % n;
             let c = &children[i];
             let mut delta = c.delta;
-            if let Some(busy) = self.shared.busy {
-                if c.phi != 0 && c.delta != 0 {
-                    let others = u64::from(busy.slot(c.key).load(Ordering::Relaxed));
-                    delta = delta.saturating_add(others * (delta / 2 + 1)).min(MAX_FINITE);
-                }
+            if let Some(busy) = self.shared.busy
+                && c.phi != 0
+                && c.delta != 0
+            {
+                let others = u64::from(busy.slot(c.key).load(Ordering::Relaxed));
+                delta = delta.saturating_add(others * (delta / 2 + 1)).min(MAX_FINITE);
             }
             if delta < best_delta {
                 second = best_delta;
@@ -565,8 +566,11 @@ pub(crate) mod tests {
         let mut s = KeyStream::new(seed ^ 0xDE45E);
         let successors = (0..n)
             .map(|_| {
-                let degree =
-                    if s.next_key() % terminal_one_in == 0 { 0 } else { 1 + s.next_key() % 3 };
+                let degree = if s.next_key().is_multiple_of(terminal_one_in) {
+                    0
+                } else {
+                    1 + s.next_key() % 3
+                };
                 (0..degree).map(|_| (s.next_key() % n as u64) as u8).collect()
             })
             .collect();
@@ -582,11 +586,11 @@ pub(crate) mod tests {
             .map(|v| {
                 let mut succ = Vec::new();
                 if v + 1 < n {
-                    for _ in 0..1 + s.next_key() % 3 {
+                    for _ in 0..=s.next_key() % 3 {
                         let step = 1 + s.next_key() % 4;
                         succ.push((v as u64 + step).min(n as u64 - 1) as u8);
                     }
-                    if v > 0 && s.next_key() % back_one_in == 0 {
+                    if v > 0 && s.next_key().is_multiple_of(back_one_in) {
                         succ.push((s.next_key() % v as u64) as u8);
                     }
                 }

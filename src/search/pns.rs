@@ -100,7 +100,7 @@ impl PnsSolver {
 impl<G: Game> Search<'_, G> {
     /// Whether the mover at `depth` plies below the root is the prover.
     fn is_or(&self, depth: u32) -> bool {
-        (depth % 2 == 0) == self.root_proves
+        depth.is_multiple_of(2) == self.root_proves
     }
 
     /// Runs until the root is solved; `Ok(true)` when proven, `Ok(false)` when disproven.
