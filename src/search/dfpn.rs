@@ -601,12 +601,13 @@ pub(crate) mod tests {
     }
 
     /// The test positions: `cyclic` random digraphs, `acyclic` acyclic ones (4 to 14 vertices) and
-    /// `cyclic` dense ones (4 to 12 vertices).
+    /// `cyclic` dense ones (4 to 12 vertices) and `cyclic / 2` layered ones (6 to 16 vertices).
     pub(crate) fn positions(cyclic: u64, acyclic_count: u64) -> Vec<Digraph> {
         let mut v: Vec<Digraph> =
             (0..cyclic).map(|seed| Digraph::random(4 + (seed % 11) as usize, seed)).collect();
         v.extend((0..acyclic_count).map(|seed| acyclic(4 + (seed % 11) as usize, seed)));
         v.extend((0..cyclic).map(|seed| dense(4 + (seed % 9) as usize, seed, 6)));
+        v.extend((0..cyclic / 2).map(|seed| layered(6 + (seed % 11) as usize, seed, 5)));
         v
     }
 
@@ -656,24 +657,50 @@ pub(crate) mod tests {
 
     #[test]
     fn dfpn_matches_brute() {
-        differential(opts(1, 1, None), 2000, 600, "dfpn");
+        differential(opts(1, 1, None), 5000, 1500, "dfpn");
     }
 
     #[test]
     fn dfpn_epsilon_matches_brute() {
-        differential(opts(1, 1, Some(0.25)), 2000, 600, "dfpn eps");
+        differential(opts(1, 1, Some(0.25)), 5000, 1500, "dfpn eps");
     }
 
     #[test]
     fn dfpn_tiny_table_matches_brute() {
-        differential(opts(1, 0, None), 1500, 400, "dfpn tiny");
-        differential(opts(1, 0, Some(0.25)), 1500, 400, "dfpn eps tiny");
+        differential(opts(1, 0, None), 4000, 1000, "dfpn tiny");
+        differential(opts(1, 0, Some(0.25)), 4000, 1000, "dfpn eps tiny");
     }
 
     #[test]
     fn parallel_dfpn_matches_brute() {
-        differential(opts(2, 1, None), 1000, 300, "dfpn x2");
-        differential(opts(2, 0, Some(0.25)), 600, 200, "dfpn x2 eps tiny");
+        differential(opts(2, 1, None), 2000, 500, "dfpn x2");
+        differential(opts(2, 0, Some(0.25)), 1500, 400, "dfpn x2 eps tiny");
+    }
+
+    /// Bigger graphs, beyond the oracle: every configuration and PNS must agree.
+    #[test]
+    fn configurations_agree_on_bigger_graphs() {
+        let mut solvers: Vec<DfpnSolver> = [
+            opts(1, 1, None),
+            opts(1, 1, Some(0.25)),
+            opts(2, 1, None),
+            opts(2, 0, Some(0.25)),
+            opts(1, 0, None),
+        ]
+        .iter()
+        .map(DfpnSolver::new)
+        .collect();
+        let mut pns = crate::search::pns::PnsSolver::new(&SolverOptions::default());
+        for seed in 0..60 {
+            let n = 30 + (seed % 31) as usize;
+            for pos in [layered(n, seed, 25), layered(n, seed, 6), dense(n, seed, 10)] {
+                let expected = pns.solve(&pos, &Limits::none()).outcome;
+                assert!(expected.is_some());
+                for solver in &mut solvers {
+                    assert_eq!(solver.solve(&pos, &Limits::none()).outcome, expected);
+                }
+            }
+        }
     }
 
     #[test]

@@ -285,7 +285,7 @@ mod tests {
     fn pns_matches_brute() {
         let mut solver = PnsSolver::new(&SolverOptions { tt_mib: 1, ..SolverOptions::default() });
         let mut outcomes = [0u32; 3];
-        for pos in positions(2000, 600) {
+        for pos in positions(5000, 1500) {
             let expected = brute(&pos);
             outcomes[expected as usize] += 1;
             let report = solver.solve(&pos, &Limits::none());
