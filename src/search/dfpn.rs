@@ -50,7 +50,12 @@
 //!   (or above) the repeated ply the dependence is gone: a disproof whose repetition leaves all
 //!   repeat positions inside its own subtree is a strategy for the disprover in the
 //!   infinite game (go round the cycle forever), a fact.
-//! * Path-dependent disproofs are therefore never stored in the table; they live only in the
+//! * Cycles also inflate *unsolved* numbers through the table: on two paths `a -> b` and
+//!   `b -> a` each node's stored number is computed from the other's, and without care a frame
+//!   returns immediately, its parent raises a threshold by one, and so on for ever without a
+//!   single expansion. A frame therefore raises its own thresholds to at least its entry
+//!   numbers + 1, so every call expands at least once; growth then comes with real work.
+//! * Path-dependent disproofs are never stored in the table; they live only in the
 //!   frames of the current path. Unsolved numbers are heuristics and are stored freely.
 //! * Proofs never use a repetition (a proof tree's leaves are real game ends or stored proofs),
 //!   so every proof is a fact about the position and is always stored.
