@@ -43,7 +43,13 @@ impl Digraph {
         let n = successors.len();
         assert!(n <= MAX_VERTICES && (at as usize) < n);
         assert!(successors.iter().flatten().all(|&v| (v as usize) < n));
-        let mut stream = KeyStream::new(0x00D1_6A4F);
+        // The keys depend on the whole graph, so positions of different graphs never share a
+        // hash (a table may then be reused across graphs).
+        let mix = |h: u64, x: u64| crate::zobrist::splitmix64(h ^ x).1;
+        let fingerprint = successors.iter().fold(n as u64, |h, list| {
+            list.iter().fold(mix(h, 1000 + list.len() as u64), |h, &v| mix(h, u64::from(v)))
+        });
+        let mut stream = KeyStream::new(0x00D1_6A4F ^ fingerprint);
         let keys = (0..n).map(|_| stream.next_key()).collect();
         Digraph { successors: Arc::new(successors), keys: Arc::new(keys), at }
     }

@@ -1,0 +1,380 @@
+//! One thread's search: the negamax node, the root, and the iterative-deepening driver.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::ordering::MoveOrdering;
+use super::score::{
+    AlphaBetaEntry, MAX_DEPTH, MAX_SCORE, NO_MOVE, from_node, loss_at, to_node, win_at,
+};
+use crate::game::{Game, MoveList, Outcome};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Limits, Stats};
+
+/// Nodes between two looks at the stop flag and the limits.
+const CHECK_INTERVAL: u64 = 1024;
+
+/// `repetition_ply` of a result that no repetition influenced.
+const NO_REPETITION: u32 = u32::MAX;
+
+/// State shared by every thread of one solve.
+pub(super) struct Shared {
+    /// Set by the first thread to finish, or when a limit is exceeded: everyone stops.
+    pub stop: AtomicBool,
+    /// Nodes of all threads, flushed every [`CHECK_INTERVAL`] nodes (for the node limit).
+    pub nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new() -> Self {
+        Shared { stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+    }
+}
+
+/// What a node search returns: bounds on the value, and how the path influenced them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NodeResult {
+    /// Root-relative lower bound.
+    pub lower: i32,
+    /// Root-relative upper bound.
+    pub upper: i32,
+    /// Smallest ply of a path position that a repetition below this node repeated
+    /// ([`NO_REPETITION`] if none). The result is a fact about the position alone when this is
+    /// at least the node's own ply.
+    pub repetition_ply: u32,
+}
+
+impl NodeResult {
+    fn exact(score: i32) -> Self {
+        NodeResult { lower: score, upper: score, repetition_ply: NO_REPETITION }
+    }
+}
+
+/// The exact root value found by [`Searcher::solve_root`]: score and index of a best move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct RootResult {
+    /// Exact root score.
+    pub score: i32,
+    /// Index of a move achieving it in the root's generated move list.
+    pub move_index: usize,
+}
+
+/// One thread's search state.
+pub(super) struct Searcher<'a, G: Game> {
+    tt: &'a TranspositionTable<AlphaBetaEntry>,
+    shared: &'a Shared,
+    limits: &'a Limits,
+    start: Instant,
+    /// Hashes of the positions from the root to the current node's parent.
+    path: Vec<u64>,
+    /// Move buffers, one per ply, reused from node to node.
+    moves: Vec<G::Moves>,
+    /// Move-order buffers, one per ply.
+    orders: Vec<Vec<(i32, u16)>>,
+    ordering: MoveOrdering<G::Move>,
+    /// Nodes not yet added to [`Shared::nodes`].
+    unflushed: u64,
+    stopped: bool,
+    /// What this thread measured.
+    pub stats: Stats,
+}
+
+impl<'a, G: Game> Searcher<'a, G> {
+    /// A searcher on the shared table; `helper` 0 is the main thread, others vary the ordering.
+    pub fn new(
+        tt: &'a TranspositionTable<AlphaBetaEntry>,
+        shared: &'a Shared,
+        limits: &'a Limits,
+        start: Instant,
+        helper: usize,
+    ) -> Self {
+        let salt = (helper as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Searcher {
+            tt,
+            shared,
+            limits,
+            start,
+            path: Vec::new(),
+            moves: Vec::new(),
+            orders: Vec::new(),
+            ordering: MoveOrdering::new(salt),
+            unflushed: 0,
+            stopped: false,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Iterative deepening from `first_depth` until the root value is exact; `None` if stopped.
+    ///
+    /// `root` must not be over. Each iteration of depth `d` asks the questions a depth-`d`
+    /// search can always answer, each with the narrowest window that covers it (see the
+    /// [parent module](super)): "a win within `d` plies?", "a loss within `d` plies?", then
+    /// "a draw?", which is only answered once no horizon leaf matters.
+    pub fn solve_root(&mut self, root: &G, first_depth: u32) -> Option<RootResult> {
+        let mut moves = G::Moves::default();
+        root.generate_moves(&mut moves);
+        let mut lower = loss_at(0);
+        let mut upper = win_at(0);
+        let mut best: Option<usize> = None;
+        for depth in first_depth.max(1)..=MAX_DEPTH {
+            for question in 0..3 {
+                if lower == upper {
+                    break;
+                }
+                let window = match question {
+                    // Thresholds ("value >= s") a depth-d search decides: s >= win_at(d) ...
+                    0 if upper >= win_at(depth) => Some((lower.max(win_at(depth) - 1), upper)),
+                    // ... and s <= loss_at(d) + 1.
+                    1 if lower <= loss_at(depth) => Some((lower, upper.min(loss_at(depth) + 1))),
+                    // The draw thresholds 0 and 1, decided only without horizon influence.
+                    2 if lower <= 0 && upper >= 0 => Some((lower.max(-1), upper.min(1))),
+                    _ => None,
+                };
+                let Some((alpha, beta)) = window else { continue };
+                let (result, index) = self.search_root(root, &moves, depth, alpha, beta, best);
+                if self.stopped {
+                    return None;
+                }
+                if result.lower > lower {
+                    lower = result.lower;
+                    best = index;
+                }
+                upper = upper.min(result.upper);
+                debug_assert!(lower <= upper, "inconsistent root bounds {lower} > {upper}");
+            }
+            if lower == upper {
+                let move_index = best.expect("a root search raised the lower bound");
+                return Some(RootResult { score: lower, move_index });
+            }
+        }
+        None
+    }
+
+    /// Searches every root move (the previous best first) with window `(alpha, beta)`; returns
+    /// the bounds and the move that gave the lower bound.
+    fn search_root(
+        &mut self,
+        root: &G,
+        moves: &G::Moves,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        previous_best: Option<usize>,
+    ) -> (NodeResult, Option<usize>) {
+        self.count_node(0);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        if let Some(b) = previous_best {
+            order.retain(|&i| i != b);
+            order.insert(0, b);
+        }
+        self.path.push(root.hash());
+        let mut lower = loss_at(0) - 1;
+        let mut upper = loss_at(0);
+        let mut best = None;
+        for &i in &order {
+            let mut child = root.clone();
+            child.play(moves[i]);
+            let r = self.search(&child, 1, depth - 1, -beta, -alpha.max(lower));
+            if self.stopped {
+                break;
+            }
+            upper = upper.max(-r.lower);
+            if -r.upper > lower {
+                lower = -r.upper;
+                best = Some(i);
+            }
+            if lower >= beta {
+                upper = win_at(1);
+                break;
+            }
+        }
+        self.path.pop();
+        (NodeResult { lower, upper, repetition_ply: NO_REPETITION }, best)
+    }
+
+    /// Negamax with alpha-beta over bounds, fail-soft.
+    ///
+    /// Searches `pos`, `ply` plies below the root with `depth` plies left before the horizon,
+    /// and returns root-relative bounds `lower <= value <= upper` that always hold. Fail-soft
+    /// contract (Pons): if `upper <= alpha` the result is an upper bound, if `lower >= beta` a
+    /// lower bound, and any threshold "value >= s" with `alpha < s <= beta` that a depth-`depth`
+    /// search can decide (a win or loss within `depth` plies of this node) is decided, so a
+    /// value inside the window within reach comes back exact (`lower == upper`). Horizon leaves
+    /// contribute their honest bounds (not over, so a win or loss is at least one ply away),
+    /// which is why a window around a draw may come back undecided.
+    ///
+    /// `value` is the game-theoretic value when `repetition_ply >= ply`; otherwise the bounds
+    /// may rest on draws by repetition of positions above this node (see the parent module).
+    fn search(&mut self, pos: &G, ply: u32, depth: u32, alpha: i32, beta: i32) -> NodeResult {
+        self.count_node(ply);
+        if self.stopped {
+            return NodeResult::exact(0);
+        }
+        if let Some(outcome) = pos.outcome() {
+            return NodeResult::exact(terminal_score(outcome, ply));
+        }
+        if let Some(repeated) = self.repetition(pos) {
+            return NodeResult { lower: 0, upper: 0, repetition_ply: repeated };
+        }
+        // Not over: the value is at best a win, at worst a loss, one ply later.
+        let mut lower = loss_at(ply + 1);
+        let mut upper = win_at(ply + 1);
+        if depth == 0 {
+            return NodeResult { lower, upper, repetition_ply: NO_REPETITION };
+        }
+
+        let hash = pos.hash();
+        let entry = self.probe_tt(hash, ply, &mut lower, &mut upper);
+        if lower >= beta || upper <= alpha || lower == upper {
+            return NodeResult { lower, upper, repetition_ply: NO_REPETITION };
+        }
+        let alpha = alpha.max(lower);
+        let beta = beta.min(upper);
+
+        let mut moves = self.take_moves(ply);
+        pos.generate_moves(&mut moves);
+        let mut order = std::mem::take(&mut self.orders[ply as usize]);
+        self.ordering.order(&moves, ply, entry.move_index, &mut order);
+
+        self.path.push(hash);
+        let mut best = loss_at(0) - 1;
+        let mut best_index = NO_MOVE;
+        let mut children_upper = loss_at(0) - 1;
+        let mut repetition_ply = NO_REPETITION;
+        let mut cutoff = false;
+        for &(_, index) in &order {
+            let mut child = pos.clone();
+            child.play(moves[usize::from(index)]);
+            let r = self.search(&child, ply + 1, depth - 1, -beta, -alpha.max(best));
+            if self.stopped {
+                break;
+            }
+            repetition_ply = repetition_ply.min(r.repetition_ply);
+            children_upper = children_upper.max(-r.lower);
+            if -r.upper > best {
+                best = -r.upper;
+                best_index = index;
+            }
+            if best >= beta {
+                self.ordering.reward(moves[usize::from(index)], ply, depth);
+                cutoff = true;
+                break;
+            }
+        }
+        self.path.pop();
+        self.orders[ply as usize] = order;
+        self.moves[ply as usize] = moves;
+        if self.stopped {
+            return NodeResult::exact(0);
+        }
+
+        lower = lower.max(best);
+        if !cutoff {
+            upper = upper.min(children_upper);
+        }
+        // No `lower <= upper` check here: at a path-dependent node a draw by repetition may
+        // meet a table fact about the real value ("loses in 5") and cross it. Each bound is
+        // still backed on its own, which is all the parent uses; root bounds never cross.
+        let path_dependent = repetition_ply < ply;
+        self.store_tt(hash, ply, depth, (lower, upper), path_dependent, best_index, entry);
+        NodeResult { lower, upper, repetition_ply }
+    }
+
+    /// Looks `hash` up and narrows `lower`/`upper` with what the table knows; returns the entry
+    /// (or [`AlphaBetaEntry::EMPTY`]).
+    fn probe_tt(
+        &mut self,
+        hash: u64,
+        ply: u32,
+        lower: &mut i32,
+        upper: &mut i32,
+    ) -> AlphaBetaEntry {
+        let Some(entry) = self.tt.probe(hash, &mut self.stats.tt) else {
+            return AlphaBetaEntry::EMPTY;
+        };
+        *lower = (*lower).max(from_node(i32::from(entry.lower), ply));
+        *upper = (*upper).min(from_node(i32::from(entry.upper), ply));
+        entry
+    }
+
+    /// Stores what is a fact about the position alone, merged with the entry probed earlier.
+    ///
+    /// A path-independent result is stored whole. A path-dependent one keeps only a lower bound
+    /// that is a win and an upper bound that is a loss: those rest on proof trees that end at
+    /// real game ends, never on a repetition, so they hold on every path.
+    #[expect(clippy::too_many_arguments, reason = "the node's state, named")]
+    fn store_tt(
+        &mut self,
+        hash: u64,
+        ply: u32,
+        depth: u32,
+        (lower, upper): (i32, i32),
+        path_dependent: bool,
+        best_index: u16,
+        old: AlphaBetaEntry,
+    ) {
+        let lower = if !path_dependent || lower > 0 { to_node(lower, ply) } else { -MAX_SCORE };
+        let upper = if !path_dependent || upper < 0 { to_node(upper, ply) } else { MAX_SCORE };
+        let entry = AlphaBetaEntry {
+            lower: lower.max(i32::from(old.lower)) as i16,
+            upper: upper.min(i32::from(old.upper)) as i16,
+            move_index: if best_index == NO_MOVE { old.move_index } else { best_index },
+            depth: old.depth.max(depth.min(255) as u8),
+        };
+        if entry != old {
+            self.tt.store(hash, entry, &mut self.stats.tt);
+        }
+    }
+
+    /// The ply of the path position `pos` repeats, if any (the latest, within the game's
+    /// reversible window, as [`History::repeats`](crate::search::history::History::repeats)).
+    #[inline]
+    fn repetition(&self, pos: &G) -> Option<u32> {
+        if G::ACYCLIC {
+            return None;
+        }
+        let hash = pos.hash();
+        let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
+        let back = self.path.iter().rev().take(window).position(|&h| h == hash)?;
+        Some((self.path.len() - 1 - back) as u32)
+    }
+
+    /// The move buffer of `ply`, emptied.
+    fn take_moves(&mut self, ply: u32) -> G::Moves {
+        let ply = ply as usize;
+        if self.moves.len() <= ply {
+            self.moves.resize_with(ply + 1, G::Moves::default);
+            self.orders.resize_with(ply + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        moves
+    }
+
+    /// Counts a node; every [`CHECK_INTERVAL`] nodes, looks at the stop flag and the limits.
+    #[inline]
+    fn count_node(&mut self, ply: u32) {
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(ply);
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_INTERVAL {
+            let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
+            self.unflushed = 0;
+            if self.shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            } else if self.limits.is_exceeded(total + CHECK_INTERVAL, self.start) {
+                self.stopped = true;
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Root-relative score of a finished game at `ply`.
+fn terminal_score(outcome: Outcome, ply: u32) -> i32 {
+    match outcome {
+        Outcome::Win => win_at(ply),
+        Outcome::Draw => 0,
+        Outcome::Loss => loss_at(ply),
+    }
+}
