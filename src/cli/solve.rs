@@ -107,6 +107,8 @@ fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
         None => None,
     };
     let mut tallies: Vec<Tally> = args.solver.iter().map(|_| Tally::default()).collect();
+    // One solver per kind for the whole run: its table is allocated once and cleared per position.
+    let mut solvers: Vec<_> = args.solver.iter().map(|&k| make_solver::<G>(k, &options)).collect();
     let mut bad_lines = 0u64;
     for path in &args.files {
         let text =
@@ -128,30 +130,34 @@ fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
                     let e = e.shifted(entry.line - 1);
                     let column =
                         if e.line == entry.line { e.column + entry.column - 1 } else { e.column };
-                    bar.println(format!(
-                        "{}: line {}, column {column}: {}",
-                        path.display(),
-                        e.line,
-                        e.message
-                    ));
+                    bar.suspend(|| {
+                        eprintln!(
+                            "{}: line {}, column {column}: {}",
+                            path.display(),
+                            e.line,
+                            e.message
+                        );
+                    });
                     bad_lines += 1;
                     bar.inc(args.solver.len() as u64);
                     continue;
                 }
             };
-            for (kind, tally) in args.solver.iter().zip(&mut tallies) {
-                let report = make_solver::<G>(*kind, &options).solve(&pos, &args.search.limits());
+            for ((kind, tally), solver) in args.solver.iter().zip(&mut tallies).zip(&mut solvers) {
+                let report = solver.solve(&pos, &args.search.limits());
                 record(tally, entry.expected, &report);
                 let verdict = match (entry.expected, report.outcome) {
                     (Some(e), Some(o)) if e != o => format!(" MISMATCH expected {e}"),
                     _ => String::new(),
                 };
-                bar.println(format!(
-                    "{}\t{}\t{}{verdict}",
-                    entry.id,
-                    kind.name(),
-                    result_line(&pos, &report)
-                ));
+                bar.suspend(|| {
+                    println!(
+                        "{}\t{}\t{}{verdict}",
+                        entry.id,
+                        kind.name(),
+                        result_line(&pos, &report)
+                    );
+                });
                 if let Some(file) = csv.as_mut() {
                     writeln!(
                         file,

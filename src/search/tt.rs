@@ -46,7 +46,7 @@
 //! ```
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What a table entry must provide: a 63-bit packing and a replacement priority.
 pub trait TtEntry: Copy + Send + Sync {
@@ -97,14 +97,14 @@ impl TtStats {
 const OCCUPIED: u64 = 1 << 63;
 const SLOTS: usize = 4;
 
-#[derive(Default)]
+#[derive(Default, bytemuck::Zeroable)]
 struct Slot {
     key_xor_data: AtomicU64,
     data: AtomicU64,
 }
 
-#[derive(Default)]
-#[repr(align(64))]
+#[derive(Default, bytemuck::Zeroable)]
+#[repr(C, align(64))]
 struct Bucket {
     slots: [Slot; SLOTS],
 }
@@ -115,15 +115,23 @@ const _: () = assert!(size_of::<Bucket>() == 64);
 /// The shared lock-free table; see the [module docs](self) for layout and policy.
 pub struct TranspositionTable<E> {
     buckets: Box<[Bucket]>,
+    /// Set by the first store, so clearing an unused table costs nothing.
+    used: AtomicBool,
     entry: PhantomData<E>,
 }
 
 impl<E: TtEntry> TranspositionTable<E> {
     /// A table of `mib` MiB (at least one bucket), every slot empty.
+    ///
+    /// The memory comes zeroed from the allocator (the operating system hands out zero pages
+    /// lazily), so a big table costs nothing until it is used.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated.
     pub fn new(mib: usize) -> Self {
         let count = (mib.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        let buckets = (0..count).map(|_| Bucket::default()).collect();
-        TranspositionTable { buckets, entry: PhantomData }
+        let buckets = bytemuck::allocation::zeroed_slice_box::<Bucket>(count);
+        TranspositionTable { buckets, used: AtomicBool::new(false), entry: PhantomData }
     }
 
     /// Number of slots.
@@ -131,8 +139,12 @@ impl<E: TtEntry> TranspositionTable<E> {
         self.buckets.len() * SLOTS
     }
 
-    /// Empties every slot. Not meant to race with searches.
+    /// Empties every slot (nothing to do if nothing was stored). Not meant to race with
+    /// searches.
     pub fn clear(&self) {
+        if !self.used.swap(false, Ordering::Relaxed) {
+            return;
+        }
         for bucket in &*self.buckets {
             for slot in &bucket.slots {
                 slot.key_xor_data.store(0, Ordering::Relaxed);
@@ -187,7 +199,7 @@ impl<E: TtEntry> TranspositionTable<E> {
             let stored = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
             if stored == key {
                 if entry.replaces(E::from_bits(data & !OCCUPIED)) {
-                    Self::write(slot, key, entry);
+                    self.write(slot, key, entry);
                     stats.stores += 1;
                 }
                 return;
@@ -206,12 +218,15 @@ impl<E: TtEntry> TranspositionTable<E> {
         if slot.data.load(Ordering::Relaxed) & OCCUPIED != 0 {
             stats.overwrites += 1;
         }
-        Self::write(slot, key, entry);
+        self.write(slot, key, entry);
         stats.stores += 1;
     }
 
     #[inline]
-    fn write(slot: &Slot, key: u64, entry: E) {
+    fn write(&self, slot: &Slot, key: u64, entry: E) {
+        if !self.used.load(Ordering::Relaxed) {
+            self.used.store(true, Ordering::Relaxed);
+        }
         let data = entry.to_bits() | OCCUPIED;
         slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
         slot.data.store(data, Ordering::Relaxed);

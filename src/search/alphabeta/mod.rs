@@ -110,7 +110,7 @@ use crate::game::Game;
 pub struct AlphaBetaSolver {
     threads: usize,
     tt_mib: usize,
-    /// Allocated by the first solve, cleared by each later one.
+    /// Allocated with the solver (outside the timed solve), cleared by each later solve.
     tt: Option<Arc<TranspositionTable<AlphaBetaEntry>>>,
     /// Built by the first parallel solve.
     pool: Option<rayon::ThreadPool>,
@@ -122,7 +122,7 @@ impl AlphaBetaSolver {
         AlphaBetaSolver {
             threads: options.threads.max(1),
             tt_mib: options.tt_mib,
-            tt: None,
+            tt: Some(Arc::new(TranspositionTable::new(options.tt_mib))),
             pool: None,
         }
     }
