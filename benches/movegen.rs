@@ -12,7 +12,7 @@ fn ataxx_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("perft-ataxx");
     group.sample_size(10);
     let start = AtaxxStandard::startpos();
-    for (depth, nodes) in [(5, 4_752_668u64), (6, 141_865_520)] {
+    for (depth, nodes) in [(5, 4_752_668u64), (6, 141_865_520), (7, 5_023_479_496)] {
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("startpos-depth-{depth}"), |b| {
             b.iter(|| assert_eq!(black_box(&start).perft(black_box(depth)), nodes));

@@ -16,9 +16,9 @@ fn ataxx_small_boards(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve-ataxx");
     group.sample_size(10);
     for (name, fen, expected) in [
-        ("3x3", "x1o/3/o1x x 0 1", Outcome::Win),
+        ("3x4", "x2o/4/o2x x 0 1", Outcome::Win),
         ("2x5", "x3o/o3x x 0 1", Outcome::Win),
-        ("2x7", "x5o/o5x x 0 1", Outcome::Loss),
+        ("2x6", "x4o/o4x x 0 1", Outcome::Win),
     ] {
         let pos = AtaxxStandard::parse_position(fen).unwrap();
         for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
