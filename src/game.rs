@@ -176,10 +176,19 @@ pub trait Game: Clone + Send + Sync + 'static {
 /// counting"), and a finished position has no children. Games override them with faster or
 /// rule-specific versions (Ataxx honours its halfmove clock here).
 pub trait Perft: Game {
+    /// Whether a rule the [`Game`] model leaves out ends the game here for perft (Ataxx's
+    /// halfmove clock); such a position has no children. Default: never.
+    fn is_perft_leaf(&self) -> bool {
+        false
+    }
+
     /// Number of move paths of exactly `depth` plies from this position.
     fn perft(&self, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
+        }
+        if self.is_perft_leaf() {
+            return 0;
         }
         let mut moves = Self::Moves::default();
         self.generate_moves(&mut moves);
@@ -202,6 +211,9 @@ pub trait Perft: Game {
     /// If `depth` is 0.
     fn split_perft(&self, depth: u32) -> Vec<(Self::Move, u64)> {
         assert!(depth > 0, "split perft needs depth 1 or more");
+        if self.is_perft_leaf() {
+            return Vec::new();
+        }
         let mut moves = Self::Moves::default();
         self.generate_moves(&mut moves);
         moves

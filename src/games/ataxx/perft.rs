@@ -10,8 +10,8 @@
 //! `bmi1` and `bmi2` features, chosen at run time, since the crate is built for plain x86-64.
 
 use super::tables::{JUMPS, NEIGHBOURS, dilate, reach};
-use super::{Ataxx, AtaxxMove, POLISH_CLOCK_LIMIT, STANDARD_CLOCK_LIMIT};
-use crate::game::{Game, Perft};
+use super::{Ataxx, POLISH_CLOCK_LIMIT, STANDARD_CLOCK_LIMIT};
+use crate::game::Perft;
 
 /// Clock value at which a node has no children under the given rule set.
 const fn clock_limit(polish: bool) -> u32 {
@@ -167,21 +167,8 @@ impl<const POLISH: bool> Perft for Ataxx<POLISH> {
         raw_perft::<POLISH>(own, opp, empty, clock, depth)
     }
 
-    fn split_perft(&self, depth: u32) -> Vec<(AtaxxMove, u64)> {
-        assert!(depth > 0, "split perft needs depth 1 or more");
-        if self.halfmove() >= clock_limit(POLISH) {
-            return Vec::new();
-        }
-        let mut moves = <Self as Game>::Moves::default();
-        self.generate_moves(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = self.clone();
-                child.play(mv);
-                (mv, child.perft(depth - 1))
-            })
-            .collect()
+    fn is_perft_leaf(&self) -> bool {
+        self.halfmove() >= clock_limit(POLISH)
     }
 }
 
