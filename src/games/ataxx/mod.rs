@@ -114,10 +114,13 @@ impl<const POLISH: bool> Ataxx<POLISH> {
     #[track_caller]
     pub fn empty(width: u32, height: u32) -> Self {
         assert!((1..=7).contains(&width) && (1..=7).contains(&height), "board size out of range");
+        let valid = rectangle(width, height);
         Ataxx {
             stones: ByPlayer::default(),
-            valid: rectangle(width, height),
-            hash: 0,
+            valid,
+            // Squares off the board hash like blocked ones, so boards of different sizes never
+            // share a hash.
+            hash: (!valid).into_iter().fold(0, |h, sq| h ^ tables::blocked_key(sq)),
             halfmove: 0,
             fullmove: 1,
             side: Player::First,
@@ -233,7 +236,7 @@ impl<const POLISH: bool> Ataxx<POLISH> {
                 h ^= tables::stone_key(p.index(), sq);
             }
         }
-        for sq in rectangle(self.width(), self.height()) - self.valid {
+        for sq in !self.valid {
             h ^= tables::blocked_key(sq);
         }
         h
