@@ -191,7 +191,7 @@ impl DfpnSolver {
             tt: Arc::new(TranspositionTable::new(options.tt_mib)),
             epsilon: options.epsilon,
             threads,
-            pool: (threads > 1).then(|| super::thread_pool(threads)),
+            pool: (threads > 1).then(|| deep_pool(threads)),
         }
     }
 }
@@ -207,6 +207,8 @@ struct Child<M> {
     rep: u32,
     /// Nodes spent below the child by this frame.
     work: u64,
+    /// Whether the child's numbers come from the table or an earlier call (not a fresh leaf).
+    seen: bool,
 }
 
 /// What `mid` returns.
@@ -315,17 +317,19 @@ impl<'a, G: Game> Worker<'a, G> {
                 child.play(mv);
                 let key = tt_key(child.hash(), child_proves);
                 let mut rep = NO_REP;
+                let mut seen = false;
                 let (phi, delta) = if let Some(o) = child.outcome() {
                     solved(if child_proves { o == Outcome::Win } else { o != Outcome::Loss })
                 } else if let Some(ply) = self.repetition(&child) {
                     rep = ply;
                     solved(!child_proves)
                 } else if let Some(e) = self.shared.tt.probe(key, &mut self.stats.tt) {
+                    seen = true;
                     e.numbers()
                 } else {
                     (1, 1)
                 };
-                Child { mv, key, phi, delta, rep, work: 0 }
+                Child { mv, key, phi, delta, rep, work: 0, seen }
             })
             .collect()
     }
@@ -378,7 +382,15 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Searches `pos` (at `ply`, not over, not a repetition) until `phi >= th_phi` or
     /// `delta >= th_delta`; stores the result unless it is a path-dependent disproof.
-    fn mid(&mut self, pos: &G, ply: u32, mover_proves: bool, th_phi: u64, th_delta: u64) -> Res {
+    fn mid(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        mover_proves: bool,
+        seen: bool,
+        th_phi: u64,
+        th_delta: u64,
+    ) -> Res {
         let (mut th_phi, mut th_delta) = (th_phi, th_delta);
         self.count_node(ply);
         let hash = pos.hash();
@@ -393,7 +405,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut children = self.children(pos, mover_proves);
         let mut work = 1u64;
         let (phi, delta) = combine(&children);
-        if phi != 0 && delta != 0 {
+        if seen && phi != 0 && delta != 0 {
             // Always make progress: numbers read from the table may already exceed the
             // thresholds (inflated through cycles or changed by transpositions); expanding at
             // least once keeps a frame from returning without work forever.
@@ -412,9 +424,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 if th_delta >= INF { INF } else { (th_delta - delta + c.phi).min(INF) };
             let mut child = pos.clone();
             child.play(c.mv);
-            let r = self.mid(&child, ply + 1, !mover_proves, child_th_phi, child_th_delta);
+            let r =
+                self.mid(&child, ply + 1, !mover_proves, c.seen, child_th_phi, child_th_delta);
             let c = &mut children[best];
-            (c.phi, c.delta, c.rep) = (r.phi, r.delta, r.rep);
+            (c.phi, c.delta, c.rep, c.seen) = (r.phi, r.delta, r.rep, true);
             c.work += r.work;
             work += r.work;
         }
@@ -447,7 +460,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Runs one boolean search from `root`: `Some(proven, best move)` unless stopped.
     fn search(&mut self, root: &G, root_proves: bool) -> Option<(bool, Option<G::Move>)> {
-        let r = self.mid(root, 0, root_proves, INF, INF);
+        let r = self.mid(root, 0, root_proves, false, INF, INF);
         self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
         if self.stopped {
@@ -464,6 +477,21 @@ impl<'a, G: Game> Worker<'a, G> {
         };
         Some((proven, best.map(|c| c.mv)))
     }
+}
+
+/// Stack of a parallel search thread: `mid` recurses once per ply and paths can be long.
+const STACK_BYTES: usize = 256 << 20;
+
+/// A rayon pool of `threads` threads with deep stacks.
+///
+/// # Panics
+/// If the operating system refuses to start threads.
+fn deep_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(STACK_BYTES)
+        .build()
+        .expect("cannot start worker threads")
 }
 
 impl DfpnSolver {
