@@ -79,7 +79,7 @@ use std::time::Instant;
 
 use super::tt::{TranspositionTable, TtEntry};
 use super::{Limits, Report, Solver, SolverOptions, Stats};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, MoveList, Outcome};
 
 /// The infinite proof or disproof number (a solved node's losing side).
 const INF: u64 = 1 << 62;
@@ -309,6 +309,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         let child_proves = !mover_proves;
+        let mut grand = G::Moves::default();
         let solved = |goal_met: bool| if goal_met { (0, INF) } else { (INF, 0) };
         moves
             .iter()
@@ -327,7 +328,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     seen = true;
                     e.numbers()
                 } else {
-                    (1, 1)
+                    // Mobility: the child's mover needs one good move, its opponent must
+                    // refute all of them.
+                    grand.clear();
+                    child.generate_moves(&mut grand);
+                    (1, grand.len().max(1) as u64)
                 };
                 Child { mv, key, phi, delta, rep, work: 0, seen }
             })
