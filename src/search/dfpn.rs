@@ -207,7 +207,7 @@ struct Child<M> {
     rep: u32,
     /// Nodes spent below the child by this frame.
     work: u64,
-    /// Whether the child's numbers come from the table or an earlier call (not a fresh leaf).
+    /// Whether the child's numbers come from the table or a call (not fresh initial numbers).
     seen: bool,
 }
 
@@ -387,15 +387,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Searches `pos` (at `ply`, not over, not a repetition) until `phi >= th_phi` or
     /// `delta >= th_delta`; stores the result unless it is a path-dependent disproof.
-    fn mid(
-        &mut self,
-        pos: &G,
-        ply: u32,
-        mover_proves: bool,
-        seen: bool,
-        th_phi: u64,
-        th_delta: u64,
-    ) -> Res {
+    fn mid(&mut self, pos: &G, ply: u32, mover_proves: bool, th_phi: u64, th_delta: u64) -> Res {
         let (mut th_phi, mut th_delta) = (th_phi, th_delta);
         self.count_node(ply);
         let hash = pos.hash();
@@ -410,10 +402,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut children = self.children(pos, mover_proves);
         let mut work = 1u64;
         let (phi, delta) = combine(&children);
-        if seen && phi != 0 && delta != 0 {
-            // Always make progress: numbers read from the table may already exceed the
-            // thresholds (inflated through cycles or changed by transpositions); expanding at
-            // least once keeps a frame from returning without work forever.
+        // Under table pressure a fresh-looking child may just have been evicted, and
+        // re-creating it is no progress: then every frame must expand.
+        let pressure = self.stats.tt.overwrites * 16 > self.stats.tt.stores;
+        if phi != 0 && delta != 0 && (pressure || children.iter().any(|c| c.seen)) {
+            // Make progress: numbers read from the table may already exceed the thresholds
+            // (inflated through cycles or changed by transpositions); expanding at least once
+            // keeps a frame from returning without work forever. A node whose children are
+            // all fresh has exact initial numbers and may return at once (no dive).
             th_phi = th_phi.max(phi + 1);
             th_delta = th_delta.max(delta + 1);
         }
@@ -424,13 +420,14 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let (best, delta2) = self.select(&children);
             let c = children[best];
-            let child_th_delta = th_phi.min(self.next_threshold(delta2));
+            // Above the child's own delta even when busy counters made it look worse (or
+            // better) than it is, so the call cannot return at once with unchanged numbers.
+            let child_th_delta = th_phi.min(self.next_threshold(delta2)).max(c.delta + 1);
             let child_th_phi =
                 if th_delta >= INF { INF } else { (th_delta - delta + c.phi).min(INF) };
             let mut child = pos.clone();
             child.play(c.mv);
-            let r =
-                self.mid(&child, ply + 1, !mover_proves, c.seen, child_th_phi, child_th_delta);
+            let r = self.mid(&child, ply + 1, !mover_proves, child_th_phi, child_th_delta);
             let c = &mut children[best];
             (c.phi, c.delta, c.rep, c.seen) = (r.phi, r.delta, r.rep, true);
             c.work += r.work;
@@ -454,8 +451,15 @@ impl<'a, G: Game> Worker<'a, G> {
         if rep >= ply {
             rep = NO_REP;
         }
-        if !self.stopped && rep == NO_REP {
-            self.shared.tt.store(key, DfpnEntry::new(phi, delta, work), &mut self.stats.tt);
+        if !self.stopped {
+            // A path-dependent disproof is stored as an unsolved heuristic (the solved side
+            // becomes 1): the position is then seen, not fresh, the next time.
+            let entry = if rep == NO_REP {
+                DfpnEntry::new(phi, delta, work)
+            } else {
+                DfpnEntry::new(phi.max(1), delta.max(1), work)
+            };
+            self.shared.tt.store(key, entry, &mut self.stats.tt);
         }
         if ply == 0 {
             self.root_children = children;
@@ -465,7 +469,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Runs one boolean search from `root`: `Some(proven, best move)` unless stopped.
     fn search(&mut self, root: &G, root_proves: bool) -> Option<(bool, Option<G::Move>)> {
-        let r = self.mid(root, 0, root_proves, false, INF, INF);
+        let r = self.mid(root, 0, root_proves, INF, INF);
         self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
         self.unflushed = 0;
         if self.stopped {
@@ -801,6 +805,26 @@ mod bench_tests {
                 .solve(&pos, &Limits::none());
             println!("n={n} seed={seed} pns outcome={:?} {}", pns.outcome, pns.stats);
             assert!(answers.iter().all(|&a| a == pns.outcome));
+        }
+    }
+}
+#[cfg(test)]
+mod livelock_tests {
+    use super::*;
+
+    /// Regression: fresh leaves return at once, which once let frames cycle without progress
+    /// (path-dependent disproofs re-created as fresh, busy-inflated thresholds). Every sample
+    /// position must be solved well within a node budget, with tiny and small tables.
+    #[test]
+    fn every_sample_solves_within_a_node_budget() {
+        for (threads, mib) in [(1, 0), (1, 1), (2, 1)] {
+            let options = SolverOptions { threads, tt_mib: mib, epsilon: None };
+            let mut solver = DfpnSolver::new(&options);
+            let count = if threads == 1 { 3000 } else { 800 };
+            for (i, pos) in super::tests::positions(count, count / 4).into_iter().enumerate() {
+                let r = solver.solve(&pos, &Limits::nodes(2_000_000));
+                assert!(r.outcome.is_some(), "threads={threads} mib={mib} position {i}");
+            }
         }
     }
 }
