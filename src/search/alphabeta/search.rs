@@ -18,6 +18,9 @@ const CHECK_INTERVAL: u64 = 1024;
 /// spent (few in unit tests, so that abandoned draw questions are exercised).
 const DRAW_ALLOWANCE_PER_PLY: u64 = if cfg!(test) { 8 } else { 1024 };
 
+/// Least remaining depth at which a node looks for an enhanced transposition cutoff.
+const ETC_MIN_DEPTH: u32 = 3;
+
 /// `repetition_ply` of a result that no repetition influenced.
 const NO_REPETITION: u32 = u32::MAX;
 
@@ -155,6 +158,11 @@ impl<'a, G: Game> Searcher<'a, G> {
                     _ => None,
                 };
                 let Some((alpha, beta)) = window else { continue };
+                // Limits are also looked at between root searches, however small they are.
+                self.poll();
+                if self.stopped {
+                    return None;
+                }
                 let nodes_before = self.stats.nodes;
                 self.detect_repetitions = question == 2;
                 self.node_budget = if question == 2 && depth < MAX_DEPTH {
@@ -282,6 +290,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut order = std::mem::take(&mut self.orders[ply as usize]);
         self.ordering.order(&moves, ply, entry.move_index, &mut order);
 
+        if depth >= ETC_MIN_DEPTH
+            && let Some((score, index)) = self.transposition_cutoff(pos, ply, &moves, &order, beta)
+        {
+            self.orders[ply as usize] = order;
+            self.moves[ply as usize] = moves;
+            lower = lower.max(score);
+            self.store_tt(hash, ply, depth, (lower, upper), false, index, entry);
+            return NodeResult { lower, upper, repetition_ply: NO_REPETITION };
+        }
+
         self.path.push(hash);
         let mut best = loss_at(0) - 1;
         let mut best_index = NO_MOVE;
@@ -324,6 +342,34 @@ impl<'a, G: Game> Searcher<'a, G> {
         let path_dependent = repetition_ply < ply;
         self.store_tt(hash, ply, depth, (lower, upper), path_dependent, best_index, entry);
         NodeResult { lower, upper, repetition_ply }
+    }
+
+    /// Enhanced transposition cutoff: looks at every child without searching it (a finished
+    /// game, or the table's upper bound on it) and returns a lower bound `>= beta` and the move
+    /// that gives it, if one does. A table bound is a fact about the child whatever the path
+    /// (even a child that repeats a path position), so the cutoff is one too.
+    fn transposition_cutoff(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        moves: &G::Moves,
+        order: &[(i32, u16)],
+        beta: i32,
+    ) -> Option<(i32, u16)> {
+        for &(_, index) in order {
+            let mut child = pos.clone();
+            child.play(moves[usize::from(index)]);
+            let child_upper = if let Some(outcome) = child.outcome() {
+                terminal_score(outcome, ply + 1)
+            } else {
+                let entry = self.tt.probe(child.hash(), &mut self.stats.tt)?;
+                from_node(i32::from(entry.upper), ply + 1)
+            };
+            if -child_upper >= beta {
+                return Some((-child_upper, index));
+            }
+        }
+        None
     }
 
     /// Looks `hash` up and narrows `lower`/`upper` with what the table knows; returns the entry
@@ -408,14 +454,19 @@ impl<'a, G: Game> Searcher<'a, G> {
         self.stats.max_depth = self.stats.max_depth.max(ply);
         self.unflushed += 1;
         if self.unflushed >= CHECK_INTERVAL {
-            let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
-            self.unflushed = 0;
-            if self.shared.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            } else if self.limits.is_exceeded(total + CHECK_INTERVAL, self.start) {
-                self.stopped = true;
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+            self.poll();
+        }
+    }
+
+    /// Adds the unflushed nodes to the shared count, then looks at the stop flag and the limits.
+    fn poll(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.limits.is_exceeded(total, self.start) {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
         }
     }
 }

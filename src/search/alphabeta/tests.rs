@@ -170,8 +170,8 @@ fn limits_give_an_unknown_report() {
     let mut probe = AlphaBetaSolver::new(&SolverOptions { threads: 1, tt_mib: 1, epsilon: None });
     // A graph that needs a few thousand nodes, more than one limit-check interval.
     let g = (0..1000)
-        .map(|seed| random_cyclic(60, seed, 36))
-        .find(|g| Solver::<Digraph>::solve(&mut probe, g, &Limits::none()).stats.nodes > 4096)
+        .map(|seed| random_cyclic(64, seed, 16 + seed % 48))
+        .find(|g| Solver::<Digraph>::solve(&mut probe, g, &Limits::none()).stats.nodes > 2048)
         .expect("some graph is hard enough");
     for threads in [1, 2] {
         let mut solver = AlphaBetaSolver::new(&SolverOptions { threads, tt_mib: 1, epsilon: None });
