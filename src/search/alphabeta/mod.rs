@@ -70,6 +70,10 @@
 //! true) and the next one gets at least twice its budget. A win or loss is then found at the
 //! cost of the bounded questions, and a draw at most about twice the cost it had before.
 //!
+//! Before searching its children, a node with a few plies left looks at each of them without
+//! searching it (enhanced transposition cutoff): a child that is a finished game, or whose
+//! table bound already refutes it, ends the node at once.
+//!
 //! # Repetitions and the table (graph-history interaction)
 //!
 //! In a game with cycles, the draw question (step 3) scores a position repeating one on the
