@@ -57,10 +57,27 @@
 //! every leaf of the proof a finished game, a repetition or a table fact. Once the depth
 //! exceeds the longest repetition-free line, no horizon leaf remains and this must happen.
 //!
+//! Steps 1 and 2 (the *bounded* questions) ignore repetitions: "a win within `d` plies" is a
+//! question about a finite tree, where a line that returns to an earlier position simply goes
+//! on, and its answer is the same as in the game where endless play is a draw (the retrograde
+//! win within `d` is exactly a forced game end within `d` plies; the winner never needs to
+//! repeat). So every result of a bounded question is a fact about its position and is stored
+//! whole, whatever the path; only step 3 treats a repetition as a draw (next section).
+//!
+//! Step 3 rarely pays before the depth exceeds the longest line, so it runs on a node budget:
+//! the draw questions of a solve may spend as many nodes as the bounded questions did, plus
+//! a little per ply, and each draw question that runs out is abandoned (what it stored stays
+//! true) and the next one gets at least twice its budget. A win or loss is then found at the
+//! cost of the bounded questions, and a draw at most about twice the cost it had before.
+//!
+//! Before searching its children, a node with a few plies left looks at each of them without
+//! searching it (enhanced transposition cutoff): a child that is a finished game, or whose
+//! table bound already refutes it, ends the node at once.
+//!
 //! # Repetitions and the table (graph-history interaction)
 //!
-//! In a game with cycles, a position repeating one on the current path scores a draw, as in
-//! [`BruteSolver`](super::brute::BruteSolver). Such a draw depends on the path, so each result
+//! In a game with cycles, the draw question (step 3) scores a position repeating one on the
+//! current path as a draw, as in [`BruteSolver`](super::brute::BruteSolver). Such a draw depends on the path, so each result
 //! carries `repetition_ply`, the smallest ply of a path position some repetition below it
 //! repeated. A node at ply `p` whose subtree repeated only positions at plies `>= p` (its own
 //! line) computed a fact about its position: the same search from that position as root. Its

@@ -14,6 +14,13 @@ use crate::search::{Limits, Stats};
 /// Nodes between two looks at the stop flag and the limits.
 const CHECK_INTERVAL: u64 = 1024;
 
+/// Nodes per ply of depth the draw questions may spend on top of what the bounded questions
+/// spent (few in unit tests, so that abandoned draw questions are exercised).
+const DRAW_ALLOWANCE_PER_PLY: u64 = if cfg!(test) { 8 } else { 1024 };
+
+/// Least remaining depth at which a node looks for an enhanced transposition cutoff.
+const ETC_MIN_DEPTH: u32 = 3;
+
 /// `repetition_ply` of a result that no repetition influenced.
 const NO_REPETITION: u32 = u32::MAX;
 
@@ -75,6 +82,13 @@ pub(super) struct Searcher<'a, G: Game> {
     /// Nodes not yet added to [`Shared::nodes`].
     unflushed: u64,
     stopped: bool,
+    /// Set with `stopped` when the current root search used up `node_budget`; only that root
+    /// search is abandoned.
+    over_budget: bool,
+    /// `stats.nodes` at which the current root search is abandoned.
+    node_budget: u64,
+    /// Whether a position repeating one on the path scores a draw (only in draw questions).
+    detect_repetitions: bool,
     /// What this thread measured.
     pub stats: Stats,
 }
@@ -100,6 +114,9 @@ impl<'a, G: Game> Searcher<'a, G> {
             ordering: MoveOrdering::new(salt),
             unflushed: 0,
             stopped: false,
+            detect_repetitions: false,
+            over_budget: false,
+            node_budget: u64::MAX,
             stats: Stats::default(),
         }
     }
@@ -116,6 +133,10 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut lower = loss_at(0);
         let mut upper = win_at(0);
         let mut best: Option<usize> = None;
+        // Nodes spent on the bounded questions and on the draw question, to balance them.
+        let (mut bounded_nodes, mut draw_nodes) = (0u64, 0u64);
+        // Least budget of the next draw question: doubles with every abandoned one.
+        let mut draw_min_budget = DRAW_ALLOWANCE_PER_PLY;
         for depth in first_depth.max(1)..=MAX_DEPTH {
             for question in 0..3 {
                 if lower == upper {
@@ -126,14 +147,47 @@ impl<'a, G: Game> Searcher<'a, G> {
                     0 if upper >= win_at(depth) => Some((lower.max(win_at(depth) - 1), upper)),
                     // ... and s <= loss_at(d) + 1.
                     1 if lower <= loss_at(depth) => Some((lower, upper.min(loss_at(depth) + 1))),
-                    // The draw thresholds 0 and 1, decided only without horizon influence.
-                    2 if lower <= 0 && upper >= 0 => Some((lower.max(-1), upper.min(1))),
+                    // The draw thresholds 0 and 1, decided only without horizon influence: asked
+                    // only while it has cost no more than the bounded questions.
+                    2 if lower <= 0
+                        && upper >= 0
+                        && draw_nodes < draw_allowance(bounded_nodes, depth) =>
+                    {
+                        Some((lower.max(-1), upper.min(1)))
+                    }
                     _ => None,
                 };
                 let Some((alpha, beta)) = window else { continue };
-                let (result, index) = self.search_root(root, &moves, depth, alpha, beta, best);
+                // Limits are also looked at between root searches, however small they are.
+                self.poll();
                 if self.stopped {
                     return None;
+                }
+                let nodes_before = self.stats.nodes;
+                self.detect_repetitions = question == 2;
+                self.node_budget = if question == 2 && depth < MAX_DEPTH {
+                    let allowance = draw_allowance(bounded_nodes, depth) - draw_nodes;
+                    nodes_before + allowance.max(draw_min_budget)
+                } else {
+                    u64::MAX
+                };
+                let (result, index) = self.search_root(root, &moves, depth, alpha, beta, best);
+                let spent = self.stats.nodes - nodes_before;
+                if self.over_budget {
+                    // Abandoned: what it stored is true, its root bounds are incomplete.
+                    self.over_budget = false;
+                    self.stopped = false;
+                    draw_nodes += spent;
+                    draw_min_budget = draw_min_budget.saturating_mul(2);
+                    continue;
+                }
+                if self.stopped {
+                    return None;
+                }
+                if question == 2 {
+                    draw_nodes += spent;
+                } else {
+                    bounded_nodes += spent;
                 }
                 if result.lower > lower {
                     lower = result.lower;
@@ -236,6 +290,16 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut order = std::mem::take(&mut self.orders[ply as usize]);
         self.ordering.order(&moves, ply, entry.move_index, &mut order);
 
+        if depth >= ETC_MIN_DEPTH
+            && let Some((score, index)) = self.transposition_cutoff(pos, ply, &moves, &order, beta)
+        {
+            self.orders[ply as usize] = order;
+            self.moves[ply as usize] = moves;
+            lower = lower.max(score);
+            self.store_tt(hash, ply, depth, (lower, upper), false, index, entry);
+            return NodeResult { lower, upper, repetition_ply: NO_REPETITION };
+        }
+
         self.path.push(hash);
         let mut best = loss_at(0) - 1;
         let mut best_index = NO_MOVE;
@@ -278,6 +342,34 @@ impl<'a, G: Game> Searcher<'a, G> {
         let path_dependent = repetition_ply < ply;
         self.store_tt(hash, ply, depth, (lower, upper), path_dependent, best_index, entry);
         NodeResult { lower, upper, repetition_ply }
+    }
+
+    /// Enhanced transposition cutoff: looks at every child without searching it (a finished
+    /// game, or the table's upper bound on it) and returns a lower bound `>= beta` and the move
+    /// that gives it, if one does. A table bound is a fact about the child whatever the path
+    /// (even a child that repeats a path position), so the cutoff is one too.
+    fn transposition_cutoff(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        moves: &G::Moves,
+        order: &[(i32, u16)],
+        beta: i32,
+    ) -> Option<(i32, u16)> {
+        for &(_, index) in order {
+            let mut child = pos.clone();
+            child.play(moves[usize::from(index)]);
+            let child_upper = if let Some(outcome) = child.outcome() {
+                terminal_score(outcome, ply + 1)
+            } else {
+                let entry = self.tt.probe(child.hash(), &mut self.stats.tt)?;
+                from_node(i32::from(entry.upper), ply + 1)
+            };
+            if -child_upper >= beta {
+                return Some((-child_upper, index));
+            }
+        }
+        None
     }
 
     /// Looks `hash` up and narrows `lower`/`upper` with what the table knows; returns the entry
@@ -330,7 +422,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// reversible window, as [`History::repeats`](crate::search::history::History::repeats)).
     #[inline]
     fn repetition(&self, pos: &G) -> Option<u32> {
-        if G::ACYCLIC {
+        if G::ACYCLIC || !self.detect_repetitions {
             return None;
         }
         let hash = pos.hash();
@@ -355,19 +447,36 @@ impl<'a, G: Game> Searcher<'a, G> {
     #[inline]
     fn count_node(&mut self, ply: u32) {
         self.stats.nodes += 1;
+        if self.stats.nodes >= self.node_budget {
+            self.stopped = true;
+            self.over_budget = true;
+        }
         self.stats.max_depth = self.stats.max_depth.max(ply);
         self.unflushed += 1;
         if self.unflushed >= CHECK_INTERVAL {
-            let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
-            self.unflushed = 0;
-            if self.shared.stop.load(Ordering::Relaxed) {
-                self.stopped = true;
-            } else if self.limits.is_exceeded(total + CHECK_INTERVAL, self.start) {
-                self.stopped = true;
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+            self.poll();
         }
     }
+
+    /// Adds the unflushed nodes to the shared count, then looks at the stop flag and the limits.
+    fn poll(&mut self) {
+        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        } else if self.limits.is_exceeded(total, self.start) {
+            self.stopped = true;
+            self.shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// How many nodes the draw questions may have spent in all, at `depth`, when the bounded
+/// questions spent `bounded_nodes`: as many, plus a little per ply, so that a draw question is
+/// asked again every few plies even when the bounded questions cost next to nothing (each one
+/// then gets twice the budget of the last, so it eventually gets any budget it needs).
+fn draw_allowance(bounded_nodes: u64, depth: u32) -> u64 {
+    bounded_nodes + DRAW_ALLOWANCE_PER_PLY * u64::from(depth)
 }
 
 /// Root-relative score of a finished game at `ply`.

