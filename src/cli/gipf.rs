@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use bitsolve::games::gipf::notation::{parse_params, parse_reserves, parse_row};
 use bitsolve::games::gipf::{BoardText, Gipf, LoadError, Run, State};
 use bitsolve::geometry::hex::{MAX_SIDE, MIN_SIDE, Point};
-use bitsolve::search::alphabeta::AlphaBetaSolver;
-use bitsolve::{Game, Limits, Outcome, Player, Solver, SolverKind, SolverOptions, make_solver};
+use bitsolve::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_solver};
 
 /// Arguments of `bitsolve gipf`.
 #[derive(clap::Args, Debug)]
@@ -16,6 +15,9 @@ pub struct GipfArgs {
     /// Transposition table size in MiB for the solving commands.
     #[arg(long, default_value_t = 64)]
     tt_mib: usize,
+    /// The solver behind SOLVE_GAME_STATE and WINNING_SEQUENCE_EXIST.
+    #[arg(long, value_enum, default_value = "dfpn")]
+    solver: SolverKind,
 }
 
 /// Runs the interpreter on stdin until end of input.
@@ -24,7 +26,7 @@ pub fn run(args: &GipfArgs) -> anyhow::Result<ExitCode> {
     let lines: Vec<String> = stdin.lock().lines().map_while(Result::ok).collect();
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut interp = Interpreter::new(args.tt_mib);
+    let mut interp = Interpreter::new(args.tt_mib, args.solver);
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i].trim();
@@ -44,6 +46,7 @@ pub struct Interpreter {
     game: Option<Gipf>,
     last_bad: Option<(Player, String)>,
     tt_mib: usize,
+    kind: SolverKind,
 }
 
 fn colour_name(p: Player) -> &'static str {
@@ -52,8 +55,8 @@ fn colour_name(p: Player) -> &'static str {
 
 impl Interpreter {
     /// An interpreter with no board.
-    pub fn new(tt_mib: usize) -> Self {
-        Interpreter { game: None, last_bad: None, tt_mib }
+    pub fn new(tt_mib: usize, kind: SolverKind) -> Self {
+        Interpreter { game: None, last_bad: None, tt_mib, kind }
     }
 
     /// Runs one command (`line`, trimmed); commands that read more lines advance `next`.
@@ -169,8 +172,8 @@ impl Interpreter {
     }
 
     fn solve(&self, game: &Gipf) -> String {
-        let report = make_solver::<Gipf>(SolverKind::Alphabeta, &self.options())
-            .solve(game, &Limits::none());
+        let report =
+            make_solver::<Gipf>(self.kind, &self.options()).solve(game, &Limits::none());
         let mover = game.to_move();
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(mover)),
@@ -184,8 +187,8 @@ impl Interpreter {
             return "WRONG_NUMBER_OF_MOVES\n".into();
         };
         let bounded = Bounded { pos: game.clone(), plies_left: n };
-        let mut solver = AlphaBetaSolver::new(&self.options());
-        let report = solver.solve(&bounded, &Limits::none());
+        let report =
+            make_solver::<Bounded>(self.kind, &self.options()).solve(&bounded, &Limits::none());
         let mover = game.to_move();
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(mover)),
