@@ -25,10 +25,7 @@ fn run_gipf(input: &str) -> String {
 }
 
 fn normalise(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|l| l.trim_end().to_string())
-        .filter(|l| !l.is_empty())
-        .collect()
+    text.lines().map(|l| l.trim_end().to_string()).filter(|l| !l.is_empty()).collect()
 }
 
 fn check(test: &str) {

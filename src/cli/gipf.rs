@@ -15,7 +15,7 @@ pub struct GipfArgs {
     /// Transposition table size in MiB for the solving commands.
     #[arg(long, default_value_t = 64)]
     tt_mib: usize,
-    /// The solver behind SOLVE_GAME_STATE and WINNING_SEQUENCE_EXIST.
+    /// The solver behind `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST`.
     #[arg(long, value_enum, default_value = "dfpn")]
     solver: SolverKind,
 }
@@ -92,7 +92,9 @@ impl Interpreter {
                 None => "GAME_IN_PROGRESS\n".into(),
                 Some(p) => format!("THE_WINNER_IS_{}\n", colour_name(p)),
             },
-            "GEN_ALL_POS_MOV" | "GEN_ALL_POS_MOV_NUM" | "GEN_ALL_POS_MOV_EXT"
+            "GEN_ALL_POS_MOV"
+            | "GEN_ALL_POS_MOV_NUM"
+            | "GEN_ALL_POS_MOV_EXT"
             | "GEN_ALL_POS_MOV_EXT_NUM" => generate(&game, cmd),
             "SOLVE_GAME_STATE" => self.solve(&game),
             _ => self.winning_sequence(&game, &rest),
@@ -172,8 +174,7 @@ impl Interpreter {
     }
 
     fn solve(&self, game: &Gipf) -> String {
-        let report =
-            make_solver::<Gipf>(self.kind, &self.options()).solve(game, &Limits::none());
+        let report = make_solver::<Gipf>(self.kind, &self.options()).solve(game, &Limits::none());
         let mover = game.to_move();
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(mover)),
@@ -231,7 +232,7 @@ impl Game for Bounded {
     }
 }
 
-/// Prints the GEN_ALL_POS_MOV family.
+/// Prints the `GEN_ALL_POS_MOV` family.
 fn generate(game: &Gipf, cmd: &str) -> String {
     let children = if game.outcome().is_some() { Vec::new() } else { game.children() };
     let next = !game.to_move();
@@ -264,7 +265,7 @@ struct Choice {
     used: bool,
 }
 
-/// Validates and plays a DO_MOVE; the error is the message to print.
+/// Validates and plays a `DO_MOVE`; the error is the message to print.
 fn try_move(game: &Gipf, args: &str) -> Result<Gipf, String> {
     let geo = game.geometry();
     // Split the push from the choice groups.

@@ -97,7 +97,7 @@ impl HexGeometry {
     }
 
     fn build(side: usize) -> HexGeometry {
-        let s = side as i32;
+        let s = i32::try_from(side).expect("small side");
         let width = (4 * s + 1) as usize;
         let mut grid = vec![vec![None; width]; (2 * s + 1) as usize];
         let mut geo = HexGeometry {
@@ -222,24 +222,24 @@ impl HexGeometry {
         if bytes.len() < 2 || !bytes[0].is_ascii_lowercase() {
             return None;
         }
-        let c = i32::from(bytes[0] - b'a');
-        let n: i32 = name[1..].parse().ok()?;
+        let letter = i32::from(bytes[0] - b'a');
         if !name[1..].bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let s = self.side as i32;
-        if c > 2 * s || n < 1 {
+        let number: i32 = name[1..].parse().ok()?;
+        let side = i32::try_from(self.side).expect("small side");
+        if letter > 2 * side || number < 1 {
             return None;
         }
-        let r = s + c.min(s) - n + 1;
-        if r < 0 || r > 2 * s {
+        let row = side + letter.min(side) - number + 1;
+        if row < 0 || row > 2 * side {
             return None;
         }
-        let p = c - (r - s).max(0);
-        if p < 0 || p >= row_len(s, r) {
+        let pos = letter - (row - side).max(0);
+        if pos < 0 || pos >= row_len(side, row) {
             return None;
         }
-        self.point_at(r, (r - s).abs() + 2 * p)
+        self.point_at(row, (row - side).abs() + 2 * pos)
     }
 
     /// The name of a point.

@@ -352,10 +352,8 @@ impl Gipf {
                 continue;
             }
             for (i, r) in runs.iter().enumerate() {
-                let crosses = runs
-                    .iter()
-                    .enumerate()
-                    .any(|(j, o)| j != i && o.segment & r.segment != 0);
+                let crosses =
+                    runs.iter().enumerate().any(|(j, o)| j != i && o.segment & r.segment != 0);
                 if crosses {
                     let mut next = st;
                     Self::remove_run(&mut next, r);

@@ -93,17 +93,14 @@ impl Notation for Gipf {
         let mv = GipfMove { push: push as u8, choice };
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
-        if moves.contains(&mv) {
-            Ok(mv)
-        } else {
-            Err(ParseError::new(1, 1, "illegal move here"))
-        }
+        if moves.contains(&mv) { Ok(mv) } else { Err(ParseError::new(1, 1, "illegal move here")) }
     }
 
     fn format_move(&self, mv: GipfMove) -> String {
         let geo = self.geometry();
         let p = &geo.pushes[mv.push as usize];
-        let base = format!("{}-{}", geo.dot_names[p.dot as usize], geo.cell_names[p.cells[0] as usize]);
+        let base =
+            format!("{}-{}", geo.dot_names[p.dot as usize], geo.cell_names[p.cells[0] as usize]);
         if mv.choice == 0 { base } else { format!("{base}:{}", mv.choice) }
     }
 }
