@@ -57,8 +57,14 @@ impl GameKind {
                  Positions: `current|succ0;succ1;...;` e.g. `0|1 2;0;;`. Moves: a vertex number."
             }
             GameKind::Gipf => {
-                "Generalised GIPF (basic rules, no GIPF pieces), board side S = 2..7: push a piece                  from a dot onto the board; runs of K or more of one colour are removed with their                  contiguous segment (own pieces back to the reserve, others captured; the mover's                  rows first; crossing rows are a choice). The side to move loses with an empty                  reserve or no legal push.\n\
-                 Positions: the load format joined with `/`: `S K GW GB/RW RB P/rows...`, e.g.                  `2 3 5 5/2 2 W/WB/B_W/WB`. Moves: `a1-b2`, `a1-b2:1` for the second removal choice.\n\
+                "Generalised GIPF (basic rules, no GIPF pieces), board side S = 2..7: push a \
+                 piece from a dot onto the board; runs of K or more of one colour are removed \
+                 with their contiguous segment (own pieces back to the reserve, others \
+                 captured; the mover's rows first; crossing rows are a choice). The side to move \
+                 loses with an empty reserve or no legal push.\n\
+                 Positions: the load format joined with `/`: `S K GW GB/RW RB P/rows...`, e.g. \
+                 `2 3 5 5/2 2 W/WB/B_W/WB`. Moves: `a1-b2`; `a1-b2:1` picks the second removal \
+                 choice.\n\
                  Solving: a repeated position is a draw. Interactive protocol: `bitsolve gipf`."
             }
         }
