@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
 mod bench;
+mod gipf;
 mod perft;
 mod solve;
 
@@ -25,6 +26,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Runs a fixed suite and prints its node-count signature.
     Bench(bench::BenchArgs),
+    /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
+    Gipf(gipf::GipfArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -60,6 +63,7 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Gipf(args) => gipf::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

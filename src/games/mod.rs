@@ -2,6 +2,7 @@
 
 pub mod ataxx;
 pub mod digraph;
+pub mod gipf;
 
 use std::fmt;
 
@@ -15,17 +16,21 @@ pub enum GameKind {
     AtaxxPolish,
     /// A token on a directed graph (the toy game with cycles used to test solvers).
     Digraph,
+    /// Generalised GIPF (basic rules) on a hexagonal board of side 2 to 7.
+    Gipf,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 3] = [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph];
+    pub const ALL: [GameKind; 4] =
+        [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph, GameKind::Gipf];
 
     /// The usual start position, if the game has one.
     pub const fn start_position(self) -> Option<&'static str> {
         match self {
             GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
             GameKind::Digraph => None,
+            GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
         }
     }
 
@@ -51,6 +56,17 @@ impl GameKind {
                  loses; endless play is a draw. A toy game with cycles for testing solvers.\n\
                  Positions: `current|succ0;succ1;...;` e.g. `0|1 2;0;;`. Moves: a vertex number."
             }
+            GameKind::Gipf => {
+                "Generalised GIPF (basic rules, no GIPF pieces), board side S = 2..7: push a \
+                 piece from a dot onto the board; runs of K or more of one colour are removed \
+                 with their contiguous segment (own pieces back to the reserve, others \
+                 captured; the mover's rows first; crossing rows are a choice). The side to move \
+                 loses with an empty reserve or no legal push.\n\
+                 Positions: the load format joined with `/`: `S K GW GB/RW RB P/rows...`, e.g. \
+                 `2 3 5 5/2 2 W/WB/B_W/WB`. Moves: `a1-b2`; `a1-b2:1` picks the second removal \
+                 choice.\n\
+                 Solving: a repeated position is a draw. Interactive protocol: `bitsolve gipf`."
+            }
         }
     }
 
@@ -60,6 +76,7 @@ impl GameKind {
             GameKind::Ataxx => "ataxx",
             GameKind::AtaxxPolish => "ataxx-polish",
             GameKind::Digraph => "digraph",
+            GameKind::Gipf => "gipf",
         }
     }
 }
@@ -95,6 +112,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Digraph => {
                 type $G = $crate::games::digraph::Digraph;
+                $body
+            }
+            $crate::games::GameKind::Gipf => {
+                type $G = $crate::games::gipf::Gipf;
                 $body
             }
         }
