@@ -34,6 +34,11 @@ impl History {
         self.hashes.pop();
     }
 
+    /// Empties the path.
+    pub fn clear(&mut self) {
+        self.hashes.clear();
+    }
+
     /// Number of positions on the path.
     pub fn len(&self) -> usize {
         self.hashes.len()

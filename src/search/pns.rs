@@ -151,7 +151,7 @@ impl<G: Game> Search<'_, G> {
             }
             // Descend to the most-proving leaf.
             let mut pos = root.clone();
-            clear(&mut history);
+            history.clear();
             history.push(pos.hash());
             self.path.clear();
             self.path.push(0);
@@ -285,13 +285,6 @@ impl<G: Game> Search<'_, G> {
     /// The root child `i` (index within the root's children) and its move.
     fn root_child(&self, i: usize) -> &Node<G::Move> {
         &self.nodes[self.nodes[0].first_child as usize + i]
-    }
-}
-
-/// Empties a [`History`].
-fn clear(history: &mut History) {
-    while !history.is_empty() {
-        history.pop();
     }
 }
 
