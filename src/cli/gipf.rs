@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use bitsolve::games::gipf::notation::{parse_params, parse_reserves, parse_row};
 use bitsolve::games::gipf::{BoardText, Gipf, LoadError, Run, State};
 use bitsolve::geometry::hex::{MAX_SIDE, MIN_SIDE, Point};
+use bitsolve::search::Solver;
+use bitsolve::search::dfpn::DfpnSolver;
 use bitsolve::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_solver};
 
 /// Arguments of `bitsolve gipf`.
@@ -173,8 +175,19 @@ impl Interpreter {
         SolverOptions { threads: 1, tt_mib: self.tt_mib, epsilon: None }
     }
 
+    /// The solver for game `G`. df-pn runs without the mobility initialisation: GIPF's reply
+    /// counts are nearly uniform, so it costs a move generation per child and only rescales the
+    /// numbers (see the df-pn module docs).
+    fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
+        if self.kind == SolverKind::Dfpn {
+            Box::new(DfpnSolver::new(&self.options()).with_mobility(false))
+        } else {
+            make_solver::<G>(self.kind, &self.options())
+        }
+    }
+
     fn solve(&self, game: &Gipf) -> String {
-        let report = make_solver::<Gipf>(self.kind, &self.options()).solve(game, &Limits::none());
+        let report = self.solver::<Gipf>().solve(game, &Limits::none());
         let mover = game.to_move();
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(mover)),
@@ -188,8 +201,7 @@ impl Interpreter {
             return "WRONG_NUMBER_OF_MOVES\n".into();
         };
         let bounded = Bounded { pos: game.clone(), plies_left: n };
-        let report =
-            make_solver::<Bounded>(self.kind, &self.options()).solve(&bounded, &Limits::none());
+        let report = self.solver::<Bounded>().solve(&bounded, &Limits::none());
         let mover = game.to_move();
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(mover)),
