@@ -49,6 +49,8 @@ pub struct Line {
     pub family: u8,
     /// The cells in order along the line.
     pub cells: Vec<u8>,
+    /// The same cells as a bit set.
+    pub mask: u128,
 }
 
 /// Every precomputed table of the board of one side length.
@@ -150,7 +152,8 @@ impl HexGeometry {
                     continue;
                 }
                 let cells = geo.walk(cell as u8, dir);
-                geo.lines.push(Line { family, cells });
+                let mask = cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
+                geo.lines.push(Line { family, cells, mask });
             }
         }
         geo.lines_of_cell = vec![[0; 3]; geo.cell_count];

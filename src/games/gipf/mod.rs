@@ -23,9 +23,20 @@ mod tests;
 
 use std::fmt::Write as _;
 
+use arrayvec::ArrayVec;
+
 use crate::game::{Game, Outcome, Perft, Player};
 use crate::geometry::hex::{HexGeometry, MAX_SIDE, MIN_SIDE};
 use crate::zobrist::{keys, splitmix64};
+
+/// Capacity of [`GipfMoves`]. A position has at most `12S - 6 = 78` pushes (S = 7); a push
+/// without a row to remove has one result, and one that completes rows has a few (one per
+/// order of removing intersecting runs, duplicates merged), all new runs crossing the pushed
+/// line. Random playouts on every board size stay far below this (see the tests).
+pub const MAX_MOVES: usize = 512;
+
+/// The move list of [`Gipf`]: no heap allocation per node.
+pub type GipfMoves = ArrayVec<GipfMove, MAX_MOVES>;
 
 /// A GIPF move: a push (index into [`HexGeometry::pushes`]) and which of its distinct
 /// row-removal results to take (0 when there is no choice).
@@ -331,6 +342,82 @@ impl Gipf {
         Some(st)
     }
 
+    /// The state after push `push` by the side to move, before removing rows, and the index
+    /// along the push of the first empty cell (the last cell whose content changed); `None` if
+    /// the line is full.
+    #[inline]
+    fn push_raw(&self, push: usize) -> Option<(State, usize)> {
+        let p = &self.geo.pushes[push];
+        let occupied = self.state.board[0] | self.state.board[1];
+        if p.mask & !occupied == 0 {
+            return None;
+        }
+        let cells = &p.cells;
+        let mut j = 0;
+        while occupied >> cells[j] & 1 == 1 {
+            j += 1;
+        }
+        let mover = colour_of(self.to_move);
+        let mut st = self.state;
+        // Shift the pieces on cells[0..j] one step along the push onto cells[1..=j].
+        let mut shifted = [0u128; 2];
+        for i in 0..j {
+            let (from, to) = (cells[i], cells[i + 1]);
+            for (c, s) in shifted.iter_mut().enumerate() {
+                *s |= (self.state.board[c] >> from & 1) << to;
+            }
+        }
+        let mut span = 0u128;
+        for &c in &cells[..=j] {
+            span |= 1 << c;
+        }
+        let entry = 1u128 << cells[0];
+        st.board[mover] = (self.state.board[mover] & !span) | shifted[mover] | entry;
+        st.board[1 - mover] = (self.state.board[1 - mover] & !span) | shifted[1 - mover];
+        st.reserve[mover] -= 1;
+        Some((st, j))
+    }
+
+    /// Whether `line` holds `K` consecutive pieces of the set `mine`.
+    #[inline]
+    fn line_has_run(&self, mine: u128, line: u16) -> bool {
+        let line = &self.geo.lines[line as usize];
+        if ((mine & line.mask).count_ones()) < self.k {
+            return false;
+        }
+        let mut run = 0;
+        for &c in &line.cells {
+            if mine >> c & 1 == 1 {
+                run += 1;
+                if run >= self.k {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+        }
+        false
+    }
+
+    /// Whether the raw result `st` of push `push` (changed cells `cells[..=j]`) has a row to
+    /// remove. A legal position has none, and removals create none, so every new run crosses a
+    /// changed cell: only the lines through those cells are looked at.
+    #[inline]
+    fn push_makes_run(&self, st: &State, push: usize, j: usize) -> bool {
+        let cells = &self.geo.pushes[push].cells[..=j];
+        for colour in 0..2 {
+            let mine = st.board[colour];
+            for &c in cells {
+                for &line in &self.geo.lines_of_cell[c as usize] {
+                    if self.line_has_run(mine, line) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Every result of resolving the rows of `st` (mover's colour first), in branch order,
     /// duplicates included.
     pub fn resolutions(&self, st: State, out: &mut Vec<State>) {
@@ -486,18 +573,42 @@ impl Gipf {
 
 impl Game for Gipf {
     type Move = GipfMove;
-    type Moves = Vec<GipfMove>;
+    type Moves = GipfMoves;
 
-    fn generate_moves(&self, moves: &mut Vec<GipfMove>) {
+    /// The moves of [`Gipf::children`] without allocating: a push that completes no row (the
+    /// usual case) has one result, computed with bit operations; only pushes that complete
+    /// rows go through the general resolution.
+    fn generate_moves(&self, moves: &mut GipfMoves) {
         if self.outcome().is_some() {
             return;
         }
-        moves.extend(self.children().into_iter().map(|(m, _)| m));
+        let mut seen: ArrayVec<State, MAX_MOVES> = ArrayVec::new();
+        for push in 0..self.geo.pushes.len() {
+            let Some((st, j)) = self.push_raw(push) else { continue };
+            if !self.push_makes_run(&st, push, j) {
+                if !seen.contains(&st) {
+                    seen.push(st);
+                    moves.push(GipfMove { push: push as u8, choice: 0 });
+                }
+                continue;
+            }
+            for (choice, st) in self.push_results(push).into_iter().enumerate() {
+                if !seen.contains(&st) {
+                    seen.push(st);
+                    moves.push(GipfMove { push: push as u8, choice: choice as u8 });
+                }
+            }
+        }
     }
 
     fn play(&mut self, mv: GipfMove) {
-        let results = self.push_results(mv.push as usize);
-        let st = results[mv.choice as usize];
+        let push = mv.push as usize;
+        let (st, j) = self.push_raw(push).expect("a legal move's line is not full");
+        let st = if self.push_makes_run(&st, push, j) {
+            self.push_results(push)[mv.choice as usize]
+        } else {
+            st
+        };
         self.set_state_and_pass(st);
     }
 
