@@ -15,7 +15,7 @@ use bitsolve::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_so
 #[derive(clap::Args, Debug)]
 pub struct GipfArgs {
     /// Transposition table size in MiB for the solving commands.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 16)]
     tt_mib: usize,
     /// The solver behind `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST`.
     #[arg(long, value_enum, default_value = "dfpn")]
@@ -175,12 +175,14 @@ impl Interpreter {
         SolverOptions { threads: 1, tt_mib: self.tt_mib, epsilon: None }
     }
 
-    /// The solver for game `G`. df-pn runs without the mobility initialisation: GIPF's reply
+    /// The solver for game `G`. df-pn runs without the mobility initialisation (GIPF's reply
     /// counts are nearly uniform, so it costs a move generation per child and only rescales the
-    /// numbers (see the df-pn module docs).
+    /// numbers), with the first-reply probe (a side whose opponent has an empty reserve wins
+    /// with any push) and the 1+epsilon thresholds with epsilon = 1; see the df-pn module docs.
     fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
         if self.kind == SolverKind::Dfpn {
-            Box::new(DfpnSolver::new(&self.options()).with_mobility(false))
+            let options = SolverOptions { epsilon: Some(1.0), ..self.options() };
+            Box::new(DfpnSolver::new(&options).with_mobility(false).with_win_probe(true))
         } else {
             make_solver::<G>(self.kind, &self.options())
         }

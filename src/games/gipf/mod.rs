@@ -163,6 +163,13 @@ fn bits(mut set: u128) -> impl Iterator<Item = usize> {
     })
 }
 
+/// A 64-bit summary of a state's board (equal states have equal fingerprints).
+#[inline]
+fn fingerprint(st: &State) -> u64 {
+    let mix = st.board[0] ^ st.board[1].rotate_left(37);
+    (mix as u64) ^ ((mix >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 const fn colour_of(p: Player) -> usize {
     p.index()
 }
@@ -399,16 +406,22 @@ impl Gipf {
         false
     }
 
-    /// Whether the raw result `st` of push `push` (changed cells `cells[..=j]`) has a row to
-    /// remove. A legal position has none, and removals create none, so every new run crosses a
-    /// changed cell: only the lines through those cells are looked at.
+    /// Whether the raw result `st` of a push has a row to remove. A legal position has none,
+    /// and removals create none, so every new run of a colour passes through a cell that colour
+    /// gained: only the (at most three) lines through each gained cell are looked at, and only
+    /// those holding `K` pieces of the colour are scanned.
     #[inline]
-    fn push_makes_run(&self, st: &State, push: usize, j: usize) -> bool {
-        let cells = &self.geo.pushes[push].cells[..=j];
+    fn push_makes_run(&self, st: &State) -> bool {
         for colour in 0..2 {
             let mine = st.board[colour];
-            for &c in cells {
-                for &line in &self.geo.lines_of_cell[c as usize] {
+            if mine.count_ones() < self.k {
+                continue;
+            }
+            let mut gained = mine & !self.state.board[colour];
+            while gained != 0 {
+                let c = gained.trailing_zeros() as usize;
+                gained &= gained - 1;
+                for &line in &self.geo.lines_of_cell[c] {
                     if self.line_has_run(mine, line) {
                         return true;
                     }
@@ -582,33 +595,33 @@ impl Game for Gipf {
         if self.outcome().is_some() {
             return;
         }
-        let mut seen: ArrayVec<State, MAX_MOVES> = ArrayVec::new();
+        // Results so far, by a 64-bit fingerprint of the board first (reserves are then
+        // nearly always equal), to merge pushes with the same result.
+        let mut seen: ArrayVec<(u64, State), MAX_MOVES> = ArrayVec::new();
+        let mut add = |st: State, mv: GipfMove, moves: &mut GipfMoves| {
+            let fp = fingerprint(&st);
+            if !seen.iter().any(|(f, s)| *f == fp && *s == st) {
+                seen.push((fp, st));
+                moves.push(mv);
+            }
+        };
         for push in 0..self.geo.pushes.len() {
-            let Some((st, j)) = self.push_raw(push) else { continue };
-            if !self.push_makes_run(&st, push, j) {
-                if !seen.contains(&st) {
-                    seen.push(st);
-                    moves.push(GipfMove { push: push as u8, choice: 0 });
-                }
+            let Some((st, _)) = self.push_raw(push) else { continue };
+            if !self.push_makes_run(&st) {
+                add(st, GipfMove { push: push as u8, choice: 0 }, moves);
                 continue;
             }
             for (choice, st) in self.push_results(push).into_iter().enumerate() {
-                if !seen.contains(&st) {
-                    seen.push(st);
-                    moves.push(GipfMove { push: push as u8, choice: choice as u8 });
-                }
+                add(st, GipfMove { push: push as u8, choice: choice as u8 }, moves);
             }
         }
     }
 
     fn play(&mut self, mv: GipfMove) {
         let push = mv.push as usize;
-        let (st, j) = self.push_raw(push).expect("a legal move's line is not full");
-        let st = if self.push_makes_run(&st, push, j) {
-            self.push_results(push)[mv.choice as usize]
-        } else {
-            st
-        };
+        let (st, _) = self.push_raw(push).expect("a legal move's line is not full");
+        let st =
+            if self.push_makes_run(&st) { self.push_results(push)[mv.choice as usize] } else { st };
         self.set_state_and_pass(st);
     }
 
