@@ -355,7 +355,8 @@ impl Gipf {
     #[inline]
     fn push_raw(&self, push: usize) -> Option<(State, usize)> {
         let p = &self.geo.pushes[push];
-        let occupied = self.state.board[0] | self.state.board[1];
+        let [b0, b1] = self.state.board;
+        let occupied = b0 | b1;
         if p.mask & !occupied == 0 {
             return None;
         }
@@ -364,25 +365,26 @@ impl Gipf {
         while occupied >> cells[j] & 1 == 1 {
             j += 1;
         }
-        let mover = colour_of(self.to_move);
-        let mut st = self.state;
-        // Shift the pieces on cells[0..j] one step along the push onto cells[1..=j].
-        let mut shifted = [0u128; 2];
-        for i in 0..j {
-            let (from, to) = (cells[i], cells[i + 1]);
-            for (c, s) in shifted.iter_mut().enumerate() {
-                *s |= (self.state.board[c] >> from & 1) << to;
-            }
-        }
-        let mut span = 0u128;
-        for &c in &cells[..=j] {
-            span |= 1 << c;
+        // Shift the pieces on cells[0..j] one step along the push onto cells[1..=j]; the
+        // entry cell gets the mover's piece.
+        let (mut s0, mut s1) = (0u128, 0u128);
+        let mut span = 1u128 << cells[0];
+        for w in cells[..=j].windows(2) {
+            let (from, to) = (w[0], w[1]);
+            s0 |= (b0 >> from & 1) << to;
+            s1 |= (b1 >> from & 1) << to;
+            span |= 1 << to;
         }
         let entry = 1u128 << cells[0];
-        st.board[mover] = (self.state.board[mover] & !span) | shifted[mover] | entry;
-        st.board[1 - mover] = (self.state.board[1 - mover] & !span) | shifted[1 - mover];
-        st.reserve[mover] -= 1;
-        Some((st, j))
+        let mut reserve = self.state.reserve;
+        let board = if self.to_move == Player::First {
+            reserve[0] -= 1;
+            [(b0 & !span) | s0 | entry, (b1 & !span) | s1]
+        } else {
+            reserve[1] -= 1;
+            [(b0 & !span) | s0, (b1 & !span) | s1 | entry]
+        };
+        Some((State { board, reserve }, j))
     }
 
     /// Whether `line` holds `K` consecutive pieces of the set `mine`.
@@ -605,7 +607,17 @@ impl Game for Gipf {
                 moves.push(mv);
             }
         };
+        let occupied = self.state.board[0] | self.state.board[1];
+        // Empty entry cells already pushed onto: another push onto one has the same result.
+        let mut empty_entries_done = 0u128;
         for push in 0..self.geo.pushes.len() {
+            let entry = 1u128 << self.geo.pushes[push].cells[0];
+            if entry & occupied == 0 {
+                if empty_entries_done & entry != 0 {
+                    continue;
+                }
+                empty_entries_done |= entry;
+            }
             let Some((st, _)) = self.push_raw(push) else { continue };
             if !self.push_makes_run(&st) {
                 add(st, GipfMove { push: push as u8, choice: 0 }, moves);
