@@ -167,7 +167,7 @@ fn bits(mut set: u128) -> impl Iterator<Item = usize> {
 #[inline]
 fn fingerprint(st: &State) -> u64 {
     let mix = st.board[0] ^ st.board[1].rotate_left(37);
-    (mix as u64) ^ ((mix >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    ((mix as u64) ^ (mix >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 const fn colour_of(p: Player) -> usize {
@@ -423,8 +423,9 @@ impl Gipf {
             while gained != 0 {
                 let c = gained.trailing_zeros() as usize;
                 gained &= gained - 1;
-                for &line in &self.geo.lines_of_cell[c] {
-                    if self.line_has_run(mine, line) {
+                let masks = &self.geo.line_masks_of_cell[c];
+                for (f, &line) in self.geo.lines_of_cell[c].iter().enumerate() {
+                    if (mine & masks[f]).count_ones() >= self.k && self.line_has_run(mine, line) {
                         return true;
                     }
                 }
@@ -597,14 +598,24 @@ impl Game for Gipf {
         if self.outcome().is_some() {
             return;
         }
-        // Results so far, by a 64-bit fingerprint of the board first (reserves are then
-        // nearly always equal), to merge pushes with the same result.
-        let mut seen: ArrayVec<(u64, State), MAX_MOVES> = ArrayVec::new();
+        // Results so far, hashed by a fingerprint of the board, to merge pushes with the same
+        // result.
+        // An open-addressing set (index + 1 into `seen`, 0 empty) at most half full.
+        let mut seen: ArrayVec<State, MAX_MOVES> = ArrayVec::new();
+        let mut slots = [0u16; 2 * MAX_MOVES];
         let mut add = |st: State, mv: GipfMove, moves: &mut GipfMoves| {
-            let fp = fingerprint(&st);
-            if !seen.iter().any(|(f, s)| *f == fp && *s == st) {
-                seen.push((fp, st));
-                moves.push(mv);
+            let mut i = (fingerprint(&st) >> 54) as usize;
+            loop {
+                match slots[i] {
+                    0 => {
+                        seen.push(st);
+                        slots[i] = seen.len() as u16;
+                        moves.push(mv);
+                        return;
+                    }
+                    k if seen[k as usize - 1] == st => return,
+                    _ => i = (i + 1) % (2 * MAX_MOVES),
+                }
             }
         };
         let occupied = self.state.board[0] | self.state.board[1];
