@@ -24,7 +24,7 @@ fn random_position(rng: &mut KeyStream) -> Gipf {
         if pos.outcome().is_some() {
             break;
         }
-        let mut moves = Vec::new();
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
         pos.generate_moves(&mut moves);
         let mv = moves[pick(rng, moves.len() as u64) as usize];
         pos.play(mv);
@@ -84,7 +84,7 @@ proptest! {
         let back = Gipf::parse_position(&text).unwrap();
         prop_assert_eq!(&back, &pos);
         prop_assert_eq!(back.hash(), pos.hash());
-        let mut moves = Vec::new();
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
         pos.generate_moves(&mut moves);
         for mv in moves {
             prop_assert_eq!(pos.parse_move(&pos.format_move(mv)).unwrap(), mv);

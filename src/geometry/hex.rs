@@ -49,6 +49,8 @@ pub struct Line {
     pub family: u8,
     /// The cells in order along the line.
     pub cells: Vec<u8>,
+    /// The same cells as a bit set.
+    pub mask: u128,
 }
 
 /// Every precomputed table of the board of one side length.
@@ -76,6 +78,8 @@ pub struct HexGeometry {
     pub pushes: Vec<Push>,
     /// For each cell, the indices into `lines` of its three lines.
     pub lines_of_cell: Vec<[u16; 3]>,
+    /// For each cell, the cell sets of its three lines (as `lines_of_cell`).
+    pub line_masks_of_cell: Vec<[u128; 3]>,
     grid: Vec<Vec<Option<Point>>>,
 }
 
@@ -111,6 +115,7 @@ impl HexGeometry {
             lines: Vec::new(),
             pushes: Vec::new(),
             lines_of_cell: Vec::new(),
+            line_masks_of_cell: Vec::new(),
             grid: Vec::new(),
         };
         for r in 0..=2 * s {
@@ -150,13 +155,16 @@ impl HexGeometry {
                     continue;
                 }
                 let cells = geo.walk(cell as u8, dir);
-                geo.lines.push(Line { family, cells });
+                let mask = cells.iter().fold(0u128, |m, &c| m | 1u128 << c);
+                geo.lines.push(Line { family, cells, mask });
             }
         }
         geo.lines_of_cell = vec![[0; 3]; geo.cell_count];
+        geo.line_masks_of_cell = vec![[0; 3]; geo.cell_count];
         for (i, line) in geo.lines.iter().enumerate() {
             for &c in &line.cells {
                 geo.lines_of_cell[c as usize][line.family as usize] = i as u16;
+                geo.line_masks_of_cell[c as usize][line.family as usize] = line.mask;
             }
         }
 

@@ -65,6 +65,8 @@
 //!   the current path. The position is stored as an *unsolved* heuristic instead (the solved
 //!   side becomes 1, the other stays huge), so it is not fresh when met again. Unsolved
 //!   numbers are heuristics and are stored freely.
+//! * Proofs never use a repetition (a proof tree's leaves are real game ends or stored proofs),
+//!   so every proof is a fact about the position and is always stored.
 //!
 //! # Initial numbers
 //!
@@ -72,8 +74,30 @@
 //! gets the mobility numbers of df-pn+ (Nagai): `phi = 1`, `delta =` its number of moves (its
 //! mover needs one good move, the opponent must refute every one). So 1-ply wins are seen
 //! without descending, and the prover prefers moves that leave the opponent few replies.
-//! * Proofs never use a repetition (a proof tree's leaves are real game ends or stored proofs),
-//!   so every proof is a fact about the position and is always stored.
+//! [`DfpnSolver::with_mobility`]`(false)` gives new children `phi = delta = 1` instead.
+//!
+//! Mobility is not free and not always informative. It costs one move generation per new
+//! child, so `b + 1` generations and `b^2` moves played per expansion instead of one
+//! generation and `b` plays. In games where the number of replies says little about who wins
+//! (GIPF: every edge push is legal until lines fill up, so counts are nearly uniform), it only
+//! rescales the numbers: `delta = 18..42` everywhere makes the `+1` threshold steps tiny
+//! relative to the numbers, so df-pn switches between siblings after little work and
+//! re-expands far more. On the empty S=4 GIPF board (official test 9, position 8) it takes over
+//! 170k nodes at under 3k nodes/s (about 60 s), against 23k nodes with `phi = delta = 1`.
+//! Scaling it relatively (`1 + moves - min over siblings`, or `moves / min`) was no better for
+//! GIPF and worse for Ataxx; on small Ataxx boards it saves 2x to 20x nodes, so it stays on by
+//! default and the GIPF interpreter turns it off.
+//!
+//! With [`DfpnSolver::with_win_probe`]`(true)`, a new child also plays its mover's *first*
+//! move: if that ends the game in the child's mover's favour, the child is solved at once (a
+//! fact, no repetition involved). It costs one move generation and one play per new child and
+//! finds the wins that do not depend on the move, such as GIPF's "the opponent's reserve is
+//! empty": on official GIPF test 9 it cuts the nodes 3x to 10x (the last layer of every proof
+//! is never expanded). Off by default (a generation per child for nothing in most games).
+//!
+//! Generating the children stops at the first one that settles the node for its mover without
+//! a repetition (a child game end or stored fact that refutes the child's mover): the others
+//! cannot change the node's numbers, and a finished node need not play the rest.
 //!
 //! Stored facts are valid in any context, so the root's answer is exact: it equals the value of
 //! [`BruteSolver`](super::brute::BruteSolver), which is the value of the infinite game.
@@ -197,6 +221,8 @@ pub struct DfpnSolver {
     epsilon: Option<f64>,
     threads: usize,
     pool: Option<rayon::ThreadPool>,
+    mobility: bool,
+    probe: bool,
 }
 
 impl DfpnSolver {
@@ -209,7 +235,25 @@ impl DfpnSolver {
             epsilon: options.epsilon,
             threads,
             pool: (threads > 1).then(|| deep_pool(threads)),
+            mobility: true,
+            probe: false,
         }
+    }
+
+    /// Turns the mobility initialisation of new children on (the default) or off (then they
+    /// get `phi = delta = 1`); see the [module docs](self#initial-numbers).
+    #[must_use]
+    pub fn with_mobility(mut self, on: bool) -> Self {
+        self.mobility = on;
+        self
+    }
+
+    /// Turns the first-reply probe on or off (the default); see the
+    /// [module docs](self#initial-numbers).
+    #[must_use]
+    pub fn with_win_probe(mut self, on: bool) -> Self {
+        self.probe = on;
+        self
     }
 }
 
@@ -242,6 +286,8 @@ struct Shared<'a> {
     tt: &'a TranspositionTable<DfpnEntry>,
     busy: Option<&'a Busy>,
     epsilon: Option<f64>,
+    mobility: bool,
+    probe: bool,
     limits: &'a Limits,
     start: Instant,
     nodes: &'a AtomicU64,
@@ -321,39 +367,61 @@ impl<'a, G: Game> Worker<'a, G> {
         (first..self.path.len()).rev().find(|&i| self.path[i] == hash).map(|i| i as u32)
     }
 
-    /// The children of `pos` with their initial numbers (game end, repetition, table, or 1/1).
+    /// The children of `pos` with their initial numbers (game end, repetition, table, or the
+    /// mobility / 1-1 estimate). Stops at the first child that settles `pos` for its mover
+    /// without depending on the path: the other children cannot change the result.
     fn children(&mut self, pos: &G, mover_proves: bool) -> Vec<Child<G::Move>> {
         let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         let child_proves = !mover_proves;
+        let mobility = self.shared.mobility;
+        let probe = self.shared.probe;
         let mut grand = G::Moves::default();
         let solved = |goal_met: bool| if goal_met { (0, INF) } else { (INF, 0) };
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = pos.clone();
-                child.play(mv);
-                let key = tt_key(child.hash(), child_proves);
-                let mut rep = NO_REP;
-                let mut seen = false;
-                let (phi, delta) = if let Some(o) = child.outcome() {
-                    solved(if child_proves { o == Outcome::Win } else { o != Outcome::Loss })
-                } else if let Some(ply) = self.repetition(&child) {
-                    rep = ply;
-                    solved(!child_proves)
-                } else if let Some(e) = self.shared.tt.probe(key, &mut self.stats.tt) {
-                    seen = true;
-                    e.numbers()
-                } else {
+        let mut out = Vec::with_capacity(moves.len());
+        for &mv in moves.iter() {
+            let mut child = pos.clone();
+            child.play(mv);
+            let key = tt_key(child.hash(), child_proves);
+            let mut rep = NO_REP;
+            let mut seen = false;
+            let (phi, delta) = if let Some(o) = child.outcome() {
+                solved(if child_proves { o == Outcome::Win } else { o != Outcome::Loss })
+            } else if let Some(ply) = self.repetition(&child) {
+                rep = ply;
+                solved(!child_proves)
+            } else if let Some(e) = self.shared.tt.probe(key, &mut self.stats.tt) {
+                seen = true;
+                e.numbers()
+            } else if mobility || probe {
+                grand.clear();
+                child.generate_moves(&mut grand);
+                let wins_at_once = probe
+                    && grand.first().is_some_and(|&g| {
+                        let mut next = child.clone();
+                        next.play(g);
+                        next.outcome().is_some_and(|o| {
+                            if child_proves { o == Outcome::Loss } else { o != Outcome::Win }
+                        })
+                    });
+                if wins_at_once {
+                    (0, INF)
+                } else if mobility {
                     // Mobility: the child's mover needs one good move, its opponent must
                     // refute all of them.
-                    grand.clear();
-                    child.generate_moves(&mut grand);
                     (1, grand.len().max(1) as u64)
-                };
-                Child { mv, key, phi, delta, rep, work: 0, seen }
-            })
-            .collect()
+                } else {
+                    (1, 1)
+                }
+            } else {
+                (1, 1)
+            };
+            out.push(Child { mv, key, phi, delta, rep, work: 0, seen });
+            if delta == 0 && rep == NO_REP {
+                break;
+            }
+        }
+        out
     }
 
     /// The threshold for the best child's `delta` given the second best `delta2`.
@@ -537,6 +605,8 @@ impl DfpnSolver {
             tt: &self.tt,
             busy: busy.as_ref(),
             epsilon: self.epsilon,
+            mobility: self.mobility,
+            probe: self.probe,
             limits,
             start,
             nodes,
@@ -717,6 +787,21 @@ pub(crate) mod tests {
     #[test]
     fn dfpn_matches_brute() {
         differential(opts(1, 1, None), 5000, 1500, "dfpn");
+    }
+
+    #[test]
+    fn dfpn_without_mobility_matches_brute() {
+        for (mobility, probe) in [(false, false), (false, true), (true, true)] {
+            let what = format!("dfpn mobility={mobility} probe={probe}");
+            let mut solver = DfpnSolver::new(&opts(1, 1, Some(1.0)))
+                .with_mobility(mobility)
+                .with_win_probe(probe);
+            for pos in positions(1500, 500) {
+                let expected = brute(&pos);
+                let report = solver.solve(&pos, &Limits::none());
+                check(&pos, expected, &report, &what);
+            }
+        }
     }
 
     #[test]

@@ -23,9 +23,20 @@ mod tests;
 
 use std::fmt::Write as _;
 
+use arrayvec::ArrayVec;
+
 use crate::game::{Game, Outcome, Perft, Player};
 use crate::geometry::hex::{HexGeometry, MAX_SIDE, MIN_SIDE};
 use crate::zobrist::{keys, splitmix64};
+
+/// Capacity of [`GipfMoves`]. A position has at most `12S - 6 = 78` pushes (S = 7); a push
+/// without a row to remove has one result, and one that completes rows has a few (one per
+/// order of removing intersecting runs, duplicates merged), all new runs crossing the pushed
+/// line. Random playouts on every board size stay far below this (see the tests).
+pub const MAX_MOVES: usize = 512;
+
+/// The move list of [`Gipf`]: no heap allocation per node.
+pub type GipfMoves = ArrayVec<GipfMove, MAX_MOVES>;
 
 /// A GIPF move: a push (index into [`HexGeometry::pushes`]) and which of its distinct
 /// row-removal results to take (0 when there is no choice).
@@ -150,6 +161,13 @@ fn bits(mut set: u128) -> impl Iterator<Item = usize> {
             Some(i)
         }
     })
+}
+
+/// A 64-bit summary of a state's board (equal states have equal fingerprints).
+#[inline]
+fn fingerprint(st: &State) -> u64 {
+    let mix = st.board[0] ^ st.board[1].rotate_left(37);
+    ((mix as u64) ^ (mix >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 const fn colour_of(p: Player) -> usize {
@@ -331,6 +349,91 @@ impl Gipf {
         Some(st)
     }
 
+    /// The state after push `push` by the side to move, before removing rows, and the index
+    /// along the push of the first empty cell (the last cell whose content changed); `None` if
+    /// the line is full.
+    #[inline]
+    fn push_raw(&self, push: usize) -> Option<(State, usize)> {
+        let p = &self.geo.pushes[push];
+        let [b0, b1] = self.state.board;
+        let occupied = b0 | b1;
+        if p.mask & !occupied == 0 {
+            return None;
+        }
+        let cells = &p.cells;
+        let mut j = 0;
+        while occupied >> cells[j] & 1 == 1 {
+            j += 1;
+        }
+        // Shift the pieces on cells[0..j] one step along the push onto cells[1..=j]; the
+        // entry cell gets the mover's piece.
+        let (mut s0, mut s1) = (0u128, 0u128);
+        let mut span = 1u128 << cells[0];
+        for w in cells[..=j].windows(2) {
+            let (from, to) = (w[0], w[1]);
+            s0 |= (b0 >> from & 1) << to;
+            s1 |= (b1 >> from & 1) << to;
+            span |= 1 << to;
+        }
+        let entry = 1u128 << cells[0];
+        let mut reserve = self.state.reserve;
+        let board = if self.to_move == Player::First {
+            reserve[0] -= 1;
+            [(b0 & !span) | s0 | entry, (b1 & !span) | s1]
+        } else {
+            reserve[1] -= 1;
+            [(b0 & !span) | s0, (b1 & !span) | s1 | entry]
+        };
+        Some((State { board, reserve }, j))
+    }
+
+    /// Whether `line` holds `K` consecutive pieces of the set `mine`.
+    #[inline]
+    fn line_has_run(&self, mine: u128, line: u16) -> bool {
+        let line = &self.geo.lines[line as usize];
+        if ((mine & line.mask).count_ones()) < self.k {
+            return false;
+        }
+        let mut run = 0;
+        for &c in &line.cells {
+            if mine >> c & 1 == 1 {
+                run += 1;
+                if run >= self.k {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+        }
+        false
+    }
+
+    /// Whether the raw result `st` of a push has a row to remove. A legal position has none,
+    /// and removals create none, so every new run of a colour passes through a cell that colour
+    /// gained: only the (at most three) lines through each gained cell are looked at, and only
+    /// those holding `K` pieces of the colour are scanned.
+    #[inline]
+    fn push_makes_run(&self, st: &State) -> bool {
+        for colour in 0..2 {
+            let mine = st.board[colour];
+            if mine.count_ones() < self.k {
+                continue;
+            }
+            let mut gained = mine & !self.state.board[colour];
+            while gained != 0 {
+                let c = gained.trailing_zeros() as usize;
+                gained &= gained - 1;
+                let masks = &self.geo.line_masks_of_cell[c];
+                for (f, &line) in self.geo.lines_of_cell[c].iter().enumerate() {
+                    if (mine & masks[f]).count_ones() >= self.k && self.line_has_run(mine, line) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// Every result of resolving the rows of `st` (mover's colour first), in branch order,
     /// duplicates included.
     pub fn resolutions(&self, st: State, out: &mut Vec<State>) {
@@ -486,18 +589,62 @@ impl Gipf {
 
 impl Game for Gipf {
     type Move = GipfMove;
-    type Moves = Vec<GipfMove>;
+    type Moves = GipfMoves;
 
-    fn generate_moves(&self, moves: &mut Vec<GipfMove>) {
+    /// The moves of [`Gipf::children`] without allocating: a push that completes no row (the
+    /// usual case) has one result, computed with bit operations; only pushes that complete
+    /// rows go through the general resolution.
+    fn generate_moves(&self, moves: &mut GipfMoves) {
         if self.outcome().is_some() {
             return;
         }
-        moves.extend(self.children().into_iter().map(|(m, _)| m));
+        // Results so far, hashed by a fingerprint of the board, to merge pushes with the same
+        // result.
+        // An open-addressing set (index + 1 into `seen`, 0 empty) at most half full.
+        let mut seen: ArrayVec<State, MAX_MOVES> = ArrayVec::new();
+        let mut slots = [0u16; 2 * MAX_MOVES];
+        let mut add = |st: State, mv: GipfMove, moves: &mut GipfMoves| {
+            let mut i = (fingerprint(&st) >> 54) as usize;
+            loop {
+                match slots[i] {
+                    0 => {
+                        seen.push(st);
+                        slots[i] = seen.len() as u16;
+                        moves.push(mv);
+                        return;
+                    }
+                    k if seen[k as usize - 1] == st => return,
+                    _ => i = (i + 1) % (2 * MAX_MOVES),
+                }
+            }
+        };
+        let occupied = self.state.board[0] | self.state.board[1];
+        // Empty entry cells already pushed onto: another push onto one has the same result.
+        let mut empty_entries_done = 0u128;
+        for push in 0..self.geo.pushes.len() {
+            let entry = 1u128 << self.geo.pushes[push].cells[0];
+            if entry & occupied == 0 {
+                if empty_entries_done & entry != 0 {
+                    continue;
+                }
+                empty_entries_done |= entry;
+            }
+            let Some((st, _)) = self.push_raw(push) else { continue };
+            if !self.push_makes_run(&st) {
+                add(st, GipfMove { push: push as u8, choice: 0 }, moves);
+                continue;
+            }
+            for (choice, st) in self.push_results(push).into_iter().enumerate() {
+                add(st, GipfMove { push: push as u8, choice: choice as u8 }, moves);
+            }
+        }
     }
 
     fn play(&mut self, mv: GipfMove) {
-        let results = self.push_results(mv.push as usize);
-        let st = results[mv.choice as usize];
+        let push = mv.push as usize;
+        let (st, _) = self.push_raw(push).expect("a legal move's line is not full");
+        let st =
+            if self.push_makes_run(&st) { self.push_results(push)[mv.choice as usize] } else { st };
         self.set_state_and_pass(st);
     }
 

@@ -91,7 +91,7 @@ impl Notation for Gipf {
             .and_then(|d| geo.push_index(dot, d))
             .ok_or_else(|| ParseError::new(1, 1, "the cell is not next to the dot"))?;
         let mv = GipfMove { push: push as u8, choice };
-        let mut moves = Vec::new();
+        let mut moves = super::GipfMoves::new();
         self.generate_moves(&mut moves);
         if moves.contains(&mv) { Ok(mv) } else { Err(ParseError::new(1, 1, "illegal move here")) }
     }

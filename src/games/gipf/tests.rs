@@ -8,3 +8,52 @@ fn start_s2_round_trips() {
     assert_eq!(pos.board_text(), "2 3 5 5\n2 2 W\n W B  \nB _ W \n W B \n");
     assert_eq!(pos.hash(), pos.hash_from_scratch());
 }
+
+/// The allocation-free move generator and `play` against the reference [`Gipf::children`]
+/// (general resolution of every push), along random playouts on every board size and several
+/// `K`, including positions where pushes complete rows.
+#[test]
+fn fast_moves_match_reference_children() {
+    let mut rng = crate::zobrist::KeyStream::new(0x6A1F);
+    let mut max_moves = 0;
+    let mut row_moves = 0;
+    for game in 0..400u64 {
+        let side = 2 + (game % 6) as usize;
+        let k = 2 + (game / 6 % 4) as u32;
+        let cells = 3 * side * (side - 1) + 1;
+        let pieces = (cells as u32 / 2).min(4 + (game % 13) as u32 * 3);
+        let rows = (0..2 * side - 1)
+            .map(|i| "_".repeat(side + i.min(2 * side - 2 - i)))
+            .collect::<Vec<_>>()
+            .join("/");
+        let text = format!("{side} {k} {pieces} {pieces}/{pieces} {pieces} W/{rows}");
+        let Ok(mut pos) = Gipf::parse_position(&text) else { continue };
+        for _ in 0..200 {
+            let reference = if pos.outcome().is_some() { Vec::new() } else { pos.children() };
+            let mut moves = GipfMoves::new();
+            pos.generate_moves(&mut moves);
+            let ref_moves: Vec<GipfMove> = reference.iter().map(|(m, _)| *m).collect();
+            assert_eq!(&moves[..], &ref_moves[..], "{}", pos.format_position());
+            max_moves = max_moves.max(moves.len());
+            for &(mv, st) in &reference {
+                let mut child = pos.clone();
+                child.play(mv);
+                assert_eq!(child.state(), st, "{}", pos.format_position());
+                assert_eq!(child.hash(), child.hash_from_scratch());
+                if st.reserve.iter().sum::<u32>() + (st.board[0] | st.board[1]).count_ones()
+                    != pos.state().reserve.iter().sum::<u32>()
+                        + (pos.state().board[0] | pos.state().board[1]).count_ones()
+                {
+                    row_moves += 1;
+                }
+            }
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[(rng.next_key() % moves.len() as u64) as usize];
+            pos.play(mv);
+        }
+    }
+    assert!(row_moves > 1000, "too few captures exercised: {row_moves}");
+    assert!(max_moves < MAX_MOVES / 2, "{max_moves}");
+}
