@@ -8,7 +8,7 @@ use bitsolve::{
 use criterion::{Criterion, criterion_group, criterion_main};
 
 fn solve<G: Notation>(pos: &G, kind: SolverKind, threads: usize) -> Option<Outcome> {
-    let options = SolverOptions { threads, tt_mib: 16, epsilon: None };
+    let options = SolverOptions { threads, tt_mib: 16, epsilon: None, ..SolverOptions::default() };
     make_solver::<G>(kind, &options).solve(pos, &Limits::none()).outcome
 }
 

@@ -45,7 +45,8 @@ fn solvers_agree_with_brute_force() {
         checked += 1;
         kinds[truth.outcome() as usize] += 1;
         for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
-            let options = SolverOptions { threads: 1, tt_mib: 1, epsilon: None };
+            let options =
+                SolverOptions { threads: 1, tt_mib: 1, epsilon: None, ..SolverOptions::default() };
             let report = make_solver::<Gipf>(kind, &options).solve(&pos, &Limits::none());
             assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} on {text}");
             if kind == SolverKind::Alphabeta {

@@ -17,11 +17,17 @@ fn configurations() -> Vec<(SolverKind, SolverOptions)> {
                 continue;
             }
             for tt_mib in [0, 4] {
-                out.push((kind, SolverOptions { threads, tt_mib, epsilon: None }));
+                out.push((
+                    kind,
+                    SolverOptions { threads, tt_mib, epsilon: None, ..SolverOptions::default() },
+                ));
             }
         }
     }
-    out.push((SolverKind::Dfpn, SolverOptions { threads: 1, tt_mib: 4, epsilon: Some(0.25) }));
+    out.push((
+        SolverKind::Dfpn,
+        SolverOptions { threads: 1, tt_mib: 4, epsilon: Some(0.25), ..SolverOptions::default() },
+    ));
     out
 }
 

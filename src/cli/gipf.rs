@@ -8,7 +8,6 @@ use bitsolve::games::gipf::notation::{parse_params, parse_reserves, parse_row};
 use bitsolve::games::gipf::{BoardText, Gipf, LoadError, Run, State};
 use bitsolve::geometry::hex::{MAX_SIDE, MIN_SIDE, Point};
 use bitsolve::search::Solver;
-use bitsolve::search::dfpn::DfpnSolver;
 use bitsolve::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_solver};
 
 /// Arguments of `bitsolve gipf`.
@@ -172,7 +171,7 @@ impl Interpreter {
     }
 
     fn options(&self) -> SolverOptions {
-        SolverOptions { threads: 1, tt_mib: self.tt_mib, epsilon: None }
+        SolverOptions { threads: 1, tt_mib: self.tt_mib, ..SolverOptions::default() }
     }
 
     /// The solver for game `G`. df-pn runs without the mobility initialisation (GIPF's reply
@@ -181,12 +180,12 @@ impl Interpreter {
     /// with any push) and the 1+epsilon thresholds with epsilon = 2 (fewer re-expansions on
     /// official test 9 than plain df-pn); see the df-pn module docs.
     fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
-        if self.kind == SolverKind::Dfpn {
-            let options = SolverOptions { epsilon: Some(2.0), ..self.options() };
-            Box::new(DfpnSolver::new(&options).with_mobility(false).with_win_probe(true))
+        let options = if self.kind == SolverKind::Dfpn {
+            SolverOptions { epsilon: Some(2.0), mobility: false, win_probe: true, ..self.options() }
         } else {
-            make_solver::<G>(self.kind, &self.options())
-        }
+            self.options()
+        };
+        make_solver::<G>(self.kind, &options)
     }
 
     fn solve(&self, game: &Gipf) -> String {

@@ -48,6 +48,12 @@ pub struct SearchArgs {
     /// df-pn 1+epsilon threshold factor (e.g. 0.25); plain df-pn if absent.
     #[arg(long)]
     epsilon: Option<f64>,
+    /// df-pn: start new leaves at 1/1 instead of the mobility initialisation.
+    #[arg(long)]
+    no_mobility: bool,
+    /// df-pn: count a new leaf as solved when its mover wins with the first reply.
+    #[arg(long)]
+    win_probe: bool,
     /// Give up on a position after this many seconds.
     #[arg(long)]
     time_limit: Option<f64>,
@@ -88,6 +94,8 @@ impl SearchArgs {
             threads: usize::from(self.threads),
             tt_mib: self.tt_mib,
             epsilon: self.epsilon,
+            mobility: !self.no_mobility,
+            win_probe: self.win_probe,
         }
     }
 

@@ -74,7 +74,7 @@
 //! gets the mobility numbers of df-pn+ (Nagai): `phi = 1`, `delta =` its number of moves (its
 //! mover needs one good move, the opponent must refute every one). So 1-ply wins are seen
 //! without descending, and the prover prefers moves that leave the opponent few replies.
-//! [`DfpnSolver::with_mobility`]`(false)` gives new children `phi = delta = 1` instead.
+//! [`SolverOptions::mobility`] `= false` (or [`DfpnSolver::with_mobility`]`(false)`) gives new children `phi = delta = 1` instead.
 //!
 //! Mobility is not free and not always informative. It costs one move generation per new
 //! child, so `b + 1` generations and `b^2` moves played per expansion instead of one
@@ -88,7 +88,7 @@
 //! GIPF and worse for Ataxx; on small Ataxx boards it saves 2x to 20x nodes, so it stays on by
 //! default and the GIPF interpreter turns it off.
 //!
-//! With [`DfpnSolver::with_win_probe`]`(true)`, a new child also plays its mover's *first*
+//! With [`SolverOptions::win_probe`] (or [`DfpnSolver::with_win_probe`]`(true)`), a new child also plays its mover's *first*
 //! move: if that ends the game in the child's mover's favour, the child is solved at once (a
 //! fact, no repetition involved). It costs one move generation and one play per new child and
 //! finds the wins that do not depend on the move, such as GIPF's "the opponent's reserve is
@@ -235,8 +235,8 @@ impl DfpnSolver {
             epsilon: options.epsilon,
             threads,
             pool: (threads > 1).then(|| deep_pool(threads)),
-            mobility: true,
-            probe: false,
+            mobility: options.mobility,
+            probe: options.win_probe,
         }
     }
 
@@ -780,8 +780,8 @@ pub(crate) mod tests {
         assert!(outcomes.iter().all(|&n| n > 10), "{outcomes:?}");
     }
 
-    const fn opts(threads: usize, tt_mib: usize, epsilon: Option<f64>) -> SolverOptions {
-        SolverOptions { threads, tt_mib, epsilon }
+    fn opts(threads: usize, tt_mib: usize, epsilon: Option<f64>) -> SolverOptions {
+        SolverOptions { threads, tt_mib, epsilon, ..SolverOptions::default() }
     }
 
     #[test]
@@ -895,7 +895,8 @@ mod bench_tests {
             let pos = super::tests::layered(n, seed, 25);
             let mut answers = Vec::new();
             for (threads, epsilon) in configs {
-                let options = SolverOptions { threads, tt_mib: 16, epsilon };
+                let options =
+                    SolverOptions { threads, tt_mib: 16, epsilon, ..SolverOptions::default() };
                 let report = DfpnSolver::new(&options).solve(&pos, &Limits::none());
                 answers.push(report.outcome);
                 println!(
@@ -920,7 +921,7 @@ mod livelock_tests {
     #[test]
     fn every_sample_solves_within_a_node_budget() {
         for (threads, mib) in [(1, 0), (1, 1), (2, 1)] {
-            let options = SolverOptions { threads, tt_mib: mib, epsilon: None };
+            let options = SolverOptions { threads, tt_mib: mib, ..SolverOptions::default() };
             let mut solver = DfpnSolver::new(&options);
             let count = if threads == 1 { 3000 } else { 800 };
             for (i, pos) in super::tests::positions(count, count / 4).into_iter().enumerate() {

@@ -179,6 +179,12 @@ pub struct SolverOptions {
     pub tt_mib: usize,
     /// The df-pn 1+epsilon threshold factor (`None`: plain df-pn thresholds).
     pub epsilon: Option<f64>,
+    /// df-pn and PNS: initialise a new leaf's numbers from its move count (df-pn+ style
+    /// mobility) instead of 1 (default on; off pays for games with uniform branching, GIPF).
+    pub mobility: bool,
+    /// df-pn: a new leaf whose mover wins with its first reply counts as solved at once (default
+    /// off; on pays where immediate wins are common, GIPF).
+    pub win_probe: bool,
 }
 
 /// Default transposition table size in MiB.
@@ -186,7 +192,13 @@ pub const TT_MIB_DEFAULT: usize = 64;
 
 impl Default for SolverOptions {
     fn default() -> Self {
-        SolverOptions { threads: 1, tt_mib: TT_MIB_DEFAULT, epsilon: None }
+        SolverOptions {
+            threads: 1,
+            tt_mib: TT_MIB_DEFAULT,
+            epsilon: None,
+            mobility: true,
+            win_probe: false,
+        }
     }
 }
 

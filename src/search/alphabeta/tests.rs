@@ -14,7 +14,12 @@ fn solvers() -> Vec<AlphaBetaSolver> {
     CONFIGS
         .iter()
         .map(|&(threads, tt_mib)| {
-            AlphaBetaSolver::new(&SolverOptions { threads, tt_mib, epsilon: None })
+            AlphaBetaSolver::new(&SolverOptions {
+                threads,
+                tt_mib,
+                epsilon: None,
+                ..SolverOptions::default()
+            })
         })
         .collect()
 }
@@ -117,8 +122,12 @@ fn alphabeta_agrees_with_brute_force_on_random_cyclic_digraphs() {
 /// Larger graphs, beyond the oracle: two threads must give exactly the sequential value.
 #[test]
 fn parallel_search_agrees_with_sequential_on_larger_digraphs() {
-    let mut sequential =
-        AlphaBetaSolver::new(&SolverOptions { threads: 1, tt_mib: 1, epsilon: None });
+    let mut sequential = AlphaBetaSolver::new(&SolverOptions {
+        threads: 1,
+        tt_mib: 1,
+        epsilon: None,
+        ..SolverOptions::default()
+    });
     let mut parallel = solvers();
     for n in [30usize, 40, 50, 60] {
         for seed in 0..60u64 {
@@ -167,14 +176,24 @@ fn cycle_without_exit_is_a_draw_and_terminal_roots_are_reported() {
 
 #[test]
 fn limits_give_an_unknown_report() {
-    let mut probe = AlphaBetaSolver::new(&SolverOptions { threads: 1, tt_mib: 1, epsilon: None });
+    let mut probe = AlphaBetaSolver::new(&SolverOptions {
+        threads: 1,
+        tt_mib: 1,
+        epsilon: None,
+        ..SolverOptions::default()
+    });
     // A graph that needs a few thousand nodes, more than one limit-check interval.
     let g = (0..1000)
         .map(|seed| random_cyclic(64, seed, 16 + seed % 48))
         .find(|g| Solver::<Digraph>::solve(&mut probe, g, &Limits::none()).stats.nodes > 2048)
         .expect("some graph is hard enough");
     for threads in [1, 2] {
-        let mut solver = AlphaBetaSolver::new(&SolverOptions { threads, tt_mib: 1, epsilon: None });
+        let mut solver = AlphaBetaSolver::new(&SolverOptions {
+            threads,
+            tt_mib: 1,
+            epsilon: None,
+            ..SolverOptions::default()
+        });
         let full = Solver::<Digraph>::solve(&mut solver, &g, &Limits::none());
         assert!(full.value().is_some());
         let limited = Solver::<Digraph>::solve(&mut solver, &g, &Limits::nodes(1));
