@@ -9,5 +9,6 @@ cargo build --release --quiet
 mkdir -p results/gipf
 out=results/gipf/small-variants.csv
 rm -f "$out"
-./target/release/bitsolve solve --game gipf --solver dfpn --time-limit "$limit" \
+./target/release/bitsolve solve --game gipf --solver dfpn --no-mobility --win-probe --epsilon 2 \
+  --tt-mib 256 --time-limit "$limit" \
   datasets/gipf/small-variants.tsv --out "$out"
