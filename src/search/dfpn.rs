@@ -642,11 +642,10 @@ impl DfpnSolver {
 impl<G: Game> Solver<G> for DfpnSolver {
     fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
-        let mut stats = Stats::default();
         if let Some(outcome) = root.outcome() {
-            stats.elapsed = start.elapsed();
-            return Report { outcome: Some(outcome), plies: None, best_move: None, stats };
+            return Report::finished(outcome, None, start);
         }
+        let mut stats = Stats::default();
         self.tt.clear();
         let nodes = AtomicU64::new(0);
         let answer =

@@ -122,6 +122,13 @@ impl<M> Report<M> {
         Report { outcome: None, plies: None, best_move: None, stats }
     }
 
+    /// The report for a root that is already a finished game with result `outcome` (`plies`:
+    /// `Some(0)` for solvers that report distances, `None` for those that do not).
+    pub fn finished(outcome: Outcome, plies: Option<u32>, start: Instant) -> Self {
+        let stats = Stats { elapsed: start.elapsed(), ..Stats::default() };
+        Report { outcome: Some(outcome), plies, best_move: None, stats }
+    }
+
     /// The outcome and distance together, when the solver knows both.
     pub fn value(&self) -> Option<Value> {
         match (self.outcome?, self.plies) {

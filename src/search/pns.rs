@@ -291,11 +291,10 @@ impl<G: Game> Search<'_, G> {
 impl<G: Game> Solver<G> for PnsSolver {
     fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
-        let mut stats = Stats::default();
         if let Some(outcome) = root.outcome() {
-            stats.elapsed = start.elapsed();
-            return Report { outcome: Some(outcome), plies: None, best_move: None, stats };
+            return Report::finished(outcome, None, start);
         }
+        let mut stats = Stats::default();
         let mut search = Search::<G> {
             nodes: Vec::new(),
             max_nodes: self.max_nodes::<G::Move>(),
