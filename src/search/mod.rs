@@ -10,6 +10,7 @@
 pub mod alphabeta;
 pub mod brute;
 pub mod dfpn;
+pub mod engine;
 pub mod history;
 pub mod pns;
 pub mod tt;

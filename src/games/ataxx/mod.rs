@@ -50,6 +50,7 @@
 //! assert_eq!(pos.format_position(), "x5o/7/7/7/7/7/o5x x 0 1");
 //! ```
 
+mod eval;
 mod moves;
 mod notation;
 mod perft;

@@ -14,7 +14,7 @@ use super::{Ataxx, POLISH_CLOCK_LIMIT, STANDARD_CLOCK_LIMIT};
 use crate::game::Perft;
 
 /// Clock value at which a node has no children under the given rule set.
-const fn clock_limit(polish: bool) -> u32 {
+pub(super) const fn clock_limit(polish: bool) -> u32 {
     if polish { POLISH_CLOCK_LIMIT } else { STANDARD_CLOCK_LIMIT }
 }
 
