@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
+mod batch;
 mod bench;
 mod gipf;
 mod perft;

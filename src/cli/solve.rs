@@ -1,17 +1,14 @@
 //! `bitsolve solve`: one position, or every position of dataset files, with one or more solvers.
 
 use std::fmt::Write as _;
-use std::fs;
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use bitsolve::dataset::read_dataset;
+use anyhow::{Result, bail};
+use bitsolve::results::{Format, summary_table};
 use bitsolve::{GameKind, Notation, Outcome, Report, SolverKind, make_solver, with_game};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::SearchArgs;
+use super::{SearchArgs, batch};
 
 /// Arguments of `bitsolve solve`.
 #[derive(clap::Args, Debug)]
@@ -32,9 +29,20 @@ pub struct SolveArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     search: SearchArgs,
-    /// Also write one CSV row per (position, solver) to this file.
+    /// Append one row per (position, solver) to this CSV file (and to the same name with
+    /// `.jsonl`), flushed as soon as it is known.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Skip the (file, id, solver, threads, options) rows already in `--out`.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Solve only positions k with k % n == i (0-based `i/n`, e.g. a Slurm array task id).
+    #[arg(long, value_parser = batch::parse_shard)]
+    shard: Option<(usize, usize)>,
+    /// Positions solved at once (rayon across positions; each has its own solver and table,
+    /// so memory is jobs x tt-mib).
+    #[arg(long, short, default_value_t = 1)]
+    jobs: usize,
 }
 
 /// Runs the command.
@@ -75,190 +83,23 @@ fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// Totals of one solver over a run.
-#[derive(Default)]
-struct Tally {
-    solved: u64,
-    unknown: u64,
-    agree: u64,
-    disagree: u64,
-    nodes: u64,
-    seconds: f64,
-}
-
-const CSV_HEADER: &str = "game,file,id,solver,threads,tt_mib,outcome,plies,best_move,expected,\
-                          agree,nodes,tt_probes,tt_hits,max_depth,millis,git";
-
 fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
     let options = args.search.options();
-    let mut csv = match &args.out {
-        Some(path) => {
-            let new = !path.exists();
-            let mut file = fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("opening {}", path.display()))?;
-            if new {
-                writeln!(file, "{CSV_HEADER}")?;
-            }
-            Some(file)
-        }
-        None => None,
+    let spec = batch::BatchSpec {
+        game: args.game,
+        files: &args.files,
+        configs: args.solver.iter().map(|&k| (k, options)).collect(),
+        limits: args.search.limits(),
+        out: args.out.clone(),
+        resume: args.resume,
+        shard: args.shard,
+        jobs: args.jobs,
     };
-    let mut tallies: Vec<Tally> = args.solver.iter().map(|_| Tally::default()).collect();
-    // One solver per kind for the whole run: its table is allocated once and cleared per position.
-    let mut solvers: Vec<_> = args.solver.iter().map(|&k| make_solver::<G>(k, &options)).collect();
-    let mut bad_lines = 0u64;
-    for path in &args.files {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (entries, errors) = read_dataset(&text);
-        for e in &errors {
-            eprintln!("{}: {e}", path.display());
-        }
-        bad_lines += errors.len() as u64;
-        let bar = ProgressBar::new((entries.len() * args.solver.len()) as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} eta {eta} {msg}")
-                .expect("valid template"),
-        );
-        for entry in &entries {
-            let pos = match G::parse_position(&entry.position) {
-                Ok(p) => p,
-                Err(e) => {
-                    let e = e.shifted(entry.line - 1);
-                    let column =
-                        if e.line == entry.line { e.column + entry.column - 1 } else { e.column };
-                    bar.suspend(|| {
-                        eprintln!(
-                            "{}: line {}, column {column}: {}",
-                            path.display(),
-                            e.line,
-                            e.message
-                        );
-                    });
-                    bad_lines += 1;
-                    bar.inc(args.solver.len() as u64);
-                    continue;
-                }
-            };
-            for ((kind, tally), solver) in args.solver.iter().zip(&mut tallies).zip(&mut solvers) {
-                let report = solver.solve(&pos, &args.search.limits());
-                record(tally, entry.expected, &report);
-                let verdict = match (entry.expected, report.outcome) {
-                    (Some(e), Some(o)) if e != o => format!(" MISMATCH expected {e}"),
-                    _ => String::new(),
-                };
-                bar.suspend(|| {
-                    println!(
-                        "{}\t{}\t{}{verdict}",
-                        entry.id,
-                        kind.name(),
-                        result_line(&pos, &report)
-                    );
-                });
-                if let Some(file) = csv.as_mut() {
-                    writeln!(
-                        file,
-                        "{}",
-                        csv_row(args, path, &entry.id, *kind, &pos, &report, entry.expected)
-                    )?;
-                    file.flush()?;
-                }
-                bar.inc(1);
-            }
-        }
-        bar.finish_and_clear();
+    let outcome = batch::run::<G>(&spec)?;
+    print!("{}", summary_table(&outcome.rows).render(Format::Md));
+    let disagree = batch::report_disagreements(&outcome.rows);
+    if outcome.bad_lines > 0 {
+        eprintln!("{} bad line(s) skipped", outcome.bad_lines);
     }
-    print_summary(&args.solver, &tallies);
-    let disagreements: u64 = tallies.iter().map(|t| t.disagree).sum();
-    if disagreements > 0 {
-        eprintln!("error: {disagreements} result(s) disagree with the expected values");
-    }
-    if bad_lines > 0 {
-        eprintln!("{bad_lines} bad line(s) skipped");
-    }
-    Ok(if disagreements > 0 || bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
-}
-
-fn record<M>(tally: &mut Tally, expected: Option<Outcome>, report: &Report<M>) {
-    tally.nodes += report.stats.nodes;
-    tally.seconds += report.stats.elapsed.as_secs_f64();
-    match (report.outcome, expected) {
-        (None, _) => tally.unknown += 1,
-        (Some(o), Some(e)) => {
-            tally.solved += 1;
-            if o == e {
-                tally.agree += 1;
-            } else {
-                tally.disagree += 1;
-            }
-        }
-        (Some(_), None) => tally.solved += 1,
-    }
-}
-
-fn csv_row<G: Notation>(
-    args: &SolveArgs,
-    path: &Path,
-    id: &str,
-    kind: SolverKind,
-    pos: &G,
-    report: &Report<G::Move>,
-    expected: Option<Outcome>,
-) -> String {
-    let options = args.search.options();
-    let agree = match (report.outcome, expected) {
-        (Some(o), Some(e)) => (o == e).to_string(),
-        _ => String::new(),
-    };
-    let s = &report.stats;
-    format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{:.3},{}",
-        args.game,
-        csv_field(&path.display().to_string()),
-        csv_field(id),
-        kind.name(),
-        options.threads,
-        options.tt_mib,
-        report.outcome.map_or("unknown", Outcome::as_str),
-        report.plies.map_or_else(String::new, |d| d.to_string()),
-        report.best_move.map_or_else(String::new, |m| csv_field(&pos.format_move(m))),
-        expected.map_or("", Outcome::as_str),
-        agree,
-        s.nodes,
-        s.tt.probes,
-        s.tt.hits,
-        s.max_depth,
-        s.elapsed.as_secs_f64() * 1000.0,
-        env!("BITSOLVE_GIT"),
-    )
-}
-
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-fn print_summary(solvers: &[SolverKind], tallies: &[Tally]) {
-    println!("| solver | solved | unknown | agree | disagree | nodes | time (s) | nodes/s |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
-    for (kind, t) in solvers.iter().zip(tallies) {
-        let nps = if t.seconds > 0.0 { t.nodes as f64 / t.seconds } else { 0.0 };
-        println!(
-            "| {} | {} | {} | {} | {} | {} | {:.3} | {:.0} |",
-            kind.name(),
-            t.solved,
-            t.unknown,
-            t.agree,
-            t.disagree,
-            t.nodes,
-            t.seconds,
-            nps
-        );
-    }
+    Ok(if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
