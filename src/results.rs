@@ -679,7 +679,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
         assert_eq!(rows[2].outcome, None);
         assert_eq!(errors.len(), 2);
         assert_eq!((errors[0].line, errors[1].line), (7, 8));
-        assert_eq!(errors[1].column, 31);
+        assert_eq!(errors[1].column, 30);
     }
 
     #[test]
