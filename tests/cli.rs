@@ -123,7 +123,7 @@ fn bad_dataset_lines_are_skipped_and_reported() {
     assert!(err.contains("line 3, column"), "{err}");
     assert!(err.contains("line 4, column"), "{err}");
     assert!(!err.contains("panicked"));
-    assert!(stdout(&out).contains("ok\tdfpn\twin"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("ok\tdfpn\tt1\twin"), "{}", stdout(&out));
     let rows = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(rows.lines().count(), 2, "{rows}");
     assert!(rows.lines().nth(1).unwrap().starts_with("ataxx,"));

@@ -8,16 +8,14 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use bitsolve::dataset::{Entry, read_dataset};
 use bitsolve::results::{HEADER, Row, RowKey, parse_csv};
-use bitsolve::search::thread_pool;
 use bitsolve::{GameKind, Limits, Notation, Report, SolverKind, SolverOptions, make_solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 /// What to run.
 pub struct BatchSpec<'a> {
@@ -295,19 +293,18 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
     let new_rows = Mutex::new(Vec::new());
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let jobs = spec.jobs.max(1);
-    let pool = thread_pool(jobs);
     for (c, (kind, options)) in spec.configs.iter().enumerate() {
-        // One solver (and table) per worker for this configuration: memory is jobs x tt_mib.
-        let slots: Vec<Mutex<Option<Box<dyn bitsolve::Solver<G>>>>> =
-            (0..jobs).map(|_| Mutex::new(None)).collect();
-        pool.install(|| {
-            pending[c].par_iter().with_max_len(1).for_each(|&k| {
+        // `jobs` plain threads pull positions from a shared counter; each has one solver (and
+        // table) for this configuration, so memory is jobs x tt_mib. Plain threads, not a rayon
+        // pool: a parallel solver runs its own rayon pool inside a job.
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut solver = make_solver::<G>(*kind, options);
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&k) = pending[c].get(i) else { break };
                 let item = &items[k];
-                let slot = &slots[rayon::current_thread_index().unwrap_or(0) % jobs];
-                let mut guard = slot.lock().expect("solver slot");
-                let solver = guard.get_or_insert_with(|| make_solver::<G>(*kind, options));
                 let report = solver.solve(&item.pos, &spec.limits);
-                drop(guard);
                 let row = make_row(spec.game, item, *kind, options, &signatures[c], &report);
                 if row.outcome.is_some() {
                     solved.fetch_add(1, Ordering::Relaxed);
@@ -339,8 +336,17 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
                     total as f64 / secs
                 ));
                 bar.inc(1);
+            }
+        };
+        if jobs == 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..jobs {
+                    scope.spawn(work);
+                }
             });
-        });
+        }
     }
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().expect("error slot") {

@@ -2,8 +2,13 @@
 
 mod batch;
 mod bench;
+mod compare;
+mod dataset;
 mod gipf;
+mod merge;
 mod perft;
+mod plot;
+mod report;
 mod solve;
 
 use std::process::ExitCode;
@@ -27,6 +32,14 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Runs a fixed suite and prints its node-count signature.
     Bench(bench::BenchArgs),
+    /// Runs several solvers and thread counts on the same positions and compares them.
+    Compare(compare::CompareArgs),
+    /// Joins result files (e.g. the shards of a cluster run) into one.
+    Merge(merge::MergeArgs),
+    /// Turns result files into tables (md, csv, tex) and SVG plots.
+    Report(report::ReportArgs),
+    /// Generates random mid-game positions (seeded playouts), optionally labelled by a solver.
+    Dataset(dataset::DatasetArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
     /// Describes a game: rules summary and notation.
@@ -70,6 +83,10 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Compare(args) => compare::run(&args),
+        Command::Merge(args) => merge::run(&args),
+        Command::Report(args) => report::run(&args),
+        Command::Dataset(args) => dataset::run(&args),
         Command::Gipf(args) => gipf::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());

@@ -1,0 +1,185 @@
+//! `bitsolve dataset`: random mid-game positions for any game, seeded and reproducible: random
+//! playouts of d plies from the start position (or from each position of a file), deduplicated
+//! by hash, finished positions skipped, optionally labelled by a solver.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use bitsolve::dataset::read_dataset;
+use bitsolve::zobrist::KeyStream;
+use bitsolve::{
+    Game, GameKind, Limits, MoveList as _, Notation, Outcome, SolverKind, SolverOptions,
+    make_solver, with_game,
+};
+
+/// Arguments of `bitsolve dataset`.
+#[derive(clap::Args, Debug)]
+pub struct DatasetArgs {
+    /// The game.
+    #[arg(long, short)]
+    game: GameKind,
+    /// Seed of the random playouts (same seed, same file).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Positions per depth.
+    #[arg(long, short = 'n', default_value_t = 10)]
+    count: usize,
+    /// Plies of random play from the start, comma-separated (one group of ids `d<plies>-<k>`
+    /// per depth: the difficulty column of `report`).
+    #[arg(long, value_delimiter = ',', default_value = "4,8,12")]
+    depth: Vec<u32>,
+    /// Start from the positions of this dataset file (chosen at random) instead of the game's
+    /// start position.
+    #[arg(long)]
+    from: Option<PathBuf>,
+    /// Label the `expected` column by solving each position with this solver.
+    #[arg(long)]
+    label: Option<SolverKind>,
+    /// Per-position time limit of the labelling solver (unsolved: `-`).
+    #[arg(long)]
+    label_time_limit: Option<f64>,
+    /// Per-position node limit of the labelling solver.
+    #[arg(long)]
+    label_node_limit: Option<u64>,
+    /// Transposition table MiB of the labelling solver.
+    #[arg(long, default_value_t = bitsolve::search::TT_MIB_DEFAULT)]
+    tt_mib: usize,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
+    let text = with_game!(args.game, G => generate::<G>(args))?;
+    match &args.out {
+        Some(path) => {
+            fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn starts<G: Notation>(args: &DatasetArgs) -> Result<Vec<G>> {
+    let mut out = Vec::new();
+    if let Some(path) = &args.from {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let (entries, errors) = read_dataset(&text);
+        for e in &errors {
+            eprintln!("{}: {e} (skipped)", path.display());
+        }
+        for entry in entries {
+            match G::parse_position(&entry.position) {
+                Ok(p) => out.push(p),
+                Err(e) => {
+                    eprintln!("{}: line {}: {} (skipped)", path.display(), entry.line, e.message)
+                }
+            }
+        }
+    } else if let Some(start) = args.game.start_position() {
+        out.push(G::parse_position(start).context("the game's start position")?);
+    } else {
+        bail!("{} has no start position: give --from FILE", args.game);
+    }
+    if out.is_empty() {
+        bail!("no start position could be read");
+    }
+    Ok(out)
+}
+
+/// One random playout of `plies` plies; `None` if the game ends on the way or at the end.
+fn playout<G: Game>(start: &G, plies: u32, rng: &mut KeyStream) -> Option<G> {
+    let mut pos = start.clone();
+    let mut moves = G::Moves::default();
+    for _ in 0..plies {
+        if pos.outcome().is_some() {
+            return None;
+        }
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        let mv = moves[(rng.next_key() % moves.len() as u64) as usize];
+        pos.play(mv);
+    }
+    pos.outcome().is_none().then_some(pos)
+}
+
+fn generate<G: Notation>(args: &DatasetArgs) -> Result<String> {
+    let starts = starts::<G>(args)?;
+    let mut rng = KeyStream::new(args.seed);
+    let mut seen = HashSet::new();
+    let mut labeller = args.label.map(|kind| {
+        let options = SolverOptions { tt_mib: args.tt_mib, ..SolverOptions::default() };
+        (kind, make_solver::<G>(kind, &options))
+    });
+    let limits = Limits {
+        nodes: args.label_node_limit,
+        time: args.label_time_limit.map(std::time::Duration::from_secs_f64),
+        stop: None,
+    };
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# Random {} positions: {} per depth, plies {:?} of uniformly random moves from {}, seed \
+         {}; distinct by hash, finished positions skipped.",
+        args.game,
+        args.count,
+        args.depth,
+        args.from.as_ref().map_or_else(|| "the start".to_string(), |p| p.display().to_string()),
+        args.seed
+    );
+    let _ = writeln!(
+        out,
+        "# Generated by `bitsolve dataset` (bitsolve {}); expected: {}.",
+        env!("BITSOLVE_GIT"),
+        args.label.map_or_else(
+            || "not labelled".to_string(),
+            |k| format!(
+                "solved by {}{}{}",
+                k.name(),
+                args.label_time_limit.map_or_else(String::new, |t| format!(", {t} s limit")),
+                args.label_node_limit.map_or_else(String::new, |n| format!(", {n} node limit"))
+            )
+        )
+    );
+    let _ = writeln!(out, "id\tposition\texpected");
+    for &depth in &args.depth {
+        let mut made = 0;
+        let mut attempts = 0;
+        while made < args.count {
+            attempts += 1;
+            if attempts > 1000 * args.count.max(1) {
+                eprintln!(
+                    "depth {depth}: only {made} distinct unfinished positions after {} tries",
+                    attempts - 1
+                );
+                break;
+            }
+            let start = &starts[(rng.next_key() % starts.len() as u64) as usize];
+            let Some(pos) = playout(start, depth, &mut rng) else { continue };
+            if !seen.insert(pos.hash()) {
+                continue;
+            }
+            let expected = match &mut labeller {
+                Some((_, solver)) => solver.solve(&pos, &limits).outcome,
+                None => None,
+            };
+            let _ = writeln!(
+                out,
+                "d{depth}-{made}\t{}\t{}",
+                pos.format_position(),
+                expected.map_or("-", Outcome::as_str)
+            );
+            made += 1;
+        }
+    }
+    Ok(out)
+}
