@@ -3,7 +3,7 @@
 use std::hint::black_box;
 
 use bitsolve::{
-    AtaxxStandard, Digraph, Limits, Notation, Outcome, SolverKind, SolverOptions, make_solver,
+    AtaxxStandard, Digraph, Gipf, Limits, Notation, Outcome, SolverKind, SolverOptions, make_solver,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -47,5 +47,22 @@ fn digraphs(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ataxx_small_boards, digraphs);
+fn gipf_small(c: &mut Criterion) {
+    let mut group = c.benchmark_group("solve-gipf");
+    group.sample_size(10);
+    for (name, position, expected) in [
+        ("s2-k3-empty", "2 3 4 4/2 2 W/__/___/__", Outcome::Loss),
+        ("s3-k4-ply2", "3 4 6 5/2 1 W/W_B/____/B___W/__B_/BWW", Outcome::Win),
+    ] {
+        let pos = Gipf::parse_position(position).unwrap();
+        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+            group.bench_function(format!("{name}/{}", kind.name()), |b| {
+                b.iter(|| assert_eq!(solve(black_box(&pos), kind, 1), Some(expected)));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, ataxx_small_boards, digraphs, gipf_small);
 criterion_main!(benches);

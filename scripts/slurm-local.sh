@@ -22,10 +22,9 @@ chown -R munge:munge /etc/munge /run/munge /var/log/munge /var/lib/munge
 chmod 0400 /etc/munge/munge.key
 pids=()
 if ! munge -n >/dev/null 2>&1; then
-  sudo -u munge /usr/sbin/munged --pid-file="$work/munged.pid" 2>/dev/null ||
-    runuser -u munge -- /usr/sbin/munged --pid-file="$work/munged.pid"
+  runuser -u munge -- /usr/sbin/munged --pid-file=/run/munge/munged.pid
   sleep 1
-  pids+=("$(cat "$work/munged.pid")")
+  pids+=("$(cat /run/munge/munged.pid)")
 fi
 
 mkdir -p "$work/ctld" "$work/d" /etc/slurm

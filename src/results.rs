@@ -290,6 +290,10 @@ pub fn parse_csv(text: &str) -> (Vec<Row>, Vec<RowError>) {
     (rows, errors)
 }
 
+fn num<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
+    text.trim().parse().map_err(|_| format!("column `{name}`: not a number: `{text}`"))
+}
+
 fn row_from_fields(cols: &HashMap<String, usize>, fields: &[String]) -> Result<Row, String> {
     let get = |name: &str| -> Option<&str> {
         cols.get(name).and_then(|&i| fields.get(i)).map(String::as_str)
@@ -297,9 +301,6 @@ fn row_from_fields(cols: &HashMap<String, usize>, fields: &[String]) -> Result<R
     let need = |name: &str| -> Result<&str, String> {
         get(name).ok_or_else(|| format!("missing column `{name}`"))
     };
-    fn num<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
-        text.trim().parse().map_err(|_| format!("column `{name}`: not a number: `{text}`"))
-    }
     let opt_num = |name: &str| -> Result<Option<u64>, String> {
         match get(name).map(str::trim) {
             None | Some("") => Ok(None),
@@ -601,7 +602,7 @@ pub fn summary_table(rows: &[Row]) -> Table {
     let mut table =
         Table { header: header.iter().map(ToString::to_string).collect(), right, rows: Vec::new() };
     for (config, t) in totals(rows) {
-        let mean = if t.positions > 0 { t.nodes / t.positions } else { 0 };
+        let mean = t.nodes.checked_div(t.positions).unwrap_or(0);
         table.rows.push(vec![
             config.0.clone(),
             config.1.clone(),

@@ -4,6 +4,7 @@
 //! configuration) to CSV and JSON Lines as soon as it is known.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 use std::fs::{self, File, OpenOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -60,7 +61,7 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
 pub fn options_signature(options: &SolverOptions, limits: &Limits) -> String {
     let mut sig = format!("tt{}", options.tt_mib);
     if let Some(e) = options.epsilon {
-        sig.push_str(&format!("-eps{e}"));
+        let _ = write!(sig, "-eps{e}");
     }
     if !options.mobility {
         sig.push_str("-nomob");
@@ -69,10 +70,10 @@ pub fn options_signature(options: &SolverOptions, limits: &Limits) -> String {
         sig.push_str("-probe");
     }
     if let Some(t) = limits.time {
-        sig.push_str(&format!("-tl{}", t.as_secs_f64()));
+        let _ = write!(sig, "-tl{}", t.as_secs_f64());
     }
     if let Some(n) = limits.nodes {
-        sig.push_str(&format!("-nl{n}"));
+        let _ = write!(sig, "-nl{n}");
     }
     sig
 }
@@ -241,25 +242,25 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
     };
     let mut rows = Vec::new();
     let mut done: HashSet<RowKey> = HashSet::new();
-    if let (true, Some(path)) = (spec.resume, &spec.out) {
-        if path.exists() {
-            truncate_partial_line(path)?;
-            let text =
-                fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            let (old, errors) = parse_csv(&text);
-            for e in &errors {
-                eprintln!("{}: {e} (ignored)", path.display());
-            }
-            let wanted: HashSet<RowKey> = items
-                .iter()
-                .flat_map(|item| (0..spec.configs.len()).map(move |c| (item, c)))
-                .map(|(item, c)| key_of(item, c))
-                .collect();
-            for row in old {
-                let key = row.key();
-                if wanted.contains(&key) && done.insert(key) {
-                    rows.push(row);
-                }
+    if let (true, Some(path)) = (spec.resume, &spec.out)
+        && path.exists()
+    {
+        truncate_partial_line(path)?;
+        let text =
+            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let (old, errors) = parse_csv(&text);
+        for e in &errors {
+            eprintln!("{}: {e} (ignored)", path.display());
+        }
+        let wanted: HashSet<RowKey> = items
+            .iter()
+            .flat_map(|item| (0..spec.configs.len()).map(move |c| (item, c)))
+            .map(|(item, c)| key_of(item, c))
+            .collect();
+        for row in old {
+            let key = row.key();
+            if wanted.contains(&key) && done.insert(key) {
+                rows.push(row);
             }
         }
     }
@@ -323,10 +324,10 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
                         super::solve::result_line(&item.pos, &report)
                     );
                 });
-                if let Some(sink) = &sink {
-                    if let Err(e) = sink.lock().expect("sink").write(&row) {
-                        write_error.lock().expect("error slot").get_or_insert(e);
-                    }
+                if let Some(sink) = &sink
+                    && let Err(e) = sink.lock().expect("sink").write(&row)
+                {
+                    write_error.lock().expect("error slot").get_or_insert(e);
                 }
                 new_rows.lock().expect("rows").push(row);
                 let secs = started.elapsed().as_secs_f64().max(1e-9);

@@ -31,7 +31,17 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::AtaxxPolish, "x2o/o2x x 0 1", Task::Solve(SolverKind::Dfpn, "loss")),
     (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Alphabeta, "draw")),
     (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Dfpn, "draw")),
+    (GameKind::Gipf, GIPF_S2, Task::Solve(SolverKind::Alphabeta, "loss")),
+    (GameKind::Gipf, GIPF_S2, Task::Solve(SolverKind::Dfpn, "loss")),
+    (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Alphabeta, "win")),
+    (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Pns, "win")),
+    (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Dfpn, "win")),
 ];
+
+/// GIPF S=2, K=3, empty board, 2+2 pieces in reserve (the README example): a loss.
+const GIPF_S2: &str = "2 3 4 4/2 2 W/__/___/__";
+/// GIPF S=3, K=4 after 2 random plies (`datasets/gipf/random-small.tsv` d2-1): a win in 3.
+const GIPF_S3: &str = "3 4 6 5/2 1 W/W_B/____/B___W/__B_/BWW";
 
 /// A small graph with cycles, draws and wins.
 const DIGRAPH: &str = "0|1 2 3;2 4;0 5;6 1;3;7 4;5 2;;";

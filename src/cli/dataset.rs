@@ -58,7 +58,7 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
     let text = with_game!(args.game, G => generate::<G>(args))?;
     match &args.out {
         Some(path) => {
-            fs::write(path, text).with_context(|| format!("writing {}", path.display()))?
+            fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
         }
         None => print!("{text}"),
     }
@@ -78,7 +78,7 @@ fn starts<G: Notation>(args: &DatasetArgs) -> Result<Vec<G>> {
             match G::parse_position(&entry.position) {
                 Ok(p) => out.push(p),
                 Err(e) => {
-                    eprintln!("{}: line {}: {} (skipped)", path.display(), entry.line, e.message)
+                    eprintln!("{}: line {}: {} (skipped)", path.display(), entry.line, e.message);
                 }
             }
         }

@@ -17,6 +17,9 @@ pub struct Plot {
 
 type Series = Vec<(String, Vec<(f64, f64)>)>;
 
+/// Sum of times and count per difficulty.
+type MeanByDepth = BTreeMap<u32, (f64, u32)>;
+
 fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("plotting: {e}")
 }
@@ -159,7 +162,7 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
             }
         }
         // Mean time by difficulty.
-        let mut diff: BTreeMap<(String, String, u32), BTreeMap<u32, (f64, u32)>> = BTreeMap::new();
+        let mut diff: BTreeMap<(String, String, u32), MeanByDepth> = BTreeMap::new();
         for r in of_game.iter().filter(|r| r.outcome.is_some()) {
             if let Some(d) = difficulty(&r.id) {
                 let key = config_of(r);
