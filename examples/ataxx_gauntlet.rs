@@ -104,7 +104,7 @@ impl Reference {
         moves.sort_by_key(|&m| -pos.move_hint(m));
         let mut best = -40_000;
         self.path.push(pos.hash());
-        for &mv in moves.iter() {
+        for &mv in &moves {
             let mut child = pos.clone();
             child.play(mv);
             let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha);

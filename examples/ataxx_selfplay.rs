@@ -58,10 +58,10 @@ fn main() {
                 let limits = SearchLimits { nodes: Some(nodes), ..SearchLimits::default() };
                 engine.search(&pos, &history, &limits, &mut |_| {}).best_move.expect("a move")
             };
-            if !mv.is_clone() {
-                history.push(pos.hash());
-            } else {
+            if mv.is_clone() {
                 history.clear();
+            } else {
+                history.push(pos.hash());
             }
             pos.play(mv);
             ply += 1;

@@ -3,7 +3,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::*;
-use crate::game::{Game, MoveList};
+use crate::game::Game;
 use crate::games::ataxx::{AtaxxPolish, AtaxxStandard};
 use crate::games::digraph::Digraph;
 use crate::notation::Notation;
@@ -140,7 +140,7 @@ fn hard_time_is_respected() {
     let start = Instant::now();
     let result = search(&pos, &[], &limits);
     // Generous: the machine may be loaded; the point is that the search does stop.
-    assert!(start.elapsed() < Duration::from_millis(1000), "took {:?}", start.elapsed());
+    assert!(start.elapsed() < Duration::from_secs(1), "took {:?}", start.elapsed());
     assert!(is_legal(&pos, result.best_move.unwrap()));
 }
 

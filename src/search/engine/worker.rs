@@ -38,6 +38,9 @@ const ASPIRATION_DEPTH: u32 = 4;
 /// Once the half-window passes this, a failing side opens fully.
 const ASPIRATION_MAX: i32 = 500;
 
+/// The main thread's per-iteration report.
+pub(super) type InfoCallback<'c, M> = &'c mut dyn FnMut(&SearchInfo<M>);
+
 /// What every thread of one search shares.
 pub(super) struct Shared<'a> {
     /// The table.
@@ -125,7 +128,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         root: &G,
         max_depth: u32,
         offset: u32,
-        mut on_info: Option<&mut dyn FnMut(&SearchInfo<G::Move>)>,
+        mut on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> Option<SearchInfo<G::Move>> {
         let limits = self.shared.limits;
         let mut last: Option<SearchInfo<G::Move>> = None;
