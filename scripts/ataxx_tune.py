@@ -4,14 +4,18 @@
 Reads the self-play positions written by `examples/ataxx_selfplay.rs` (CSV, optionally
 gzip-compressed): per row the game result from the side to move's view (1, 0.5, 0), the phase
 (empty squares per valid square, in 1/256ths) and the features f0..f7 of
-`src/games/ataxx/eval.rs`. The evaluation is
+`src/games/ataxx/eval.rs`.
 
-    eval = sum_i f_i * (W_open[i] * p + W_end[i] * (1 - p)),   p = phase / 256,
-
-so it is linear in the 16 products f_i * p and f_i * (1 - p). The script fits
-P(result) = sigmoid(eval) by logistic regression (Newton's method on the cross-entropy, which
-accepts the draws' 0.5 targets, with a small L2 penalty), then scales the weights so that a
-stone of material is worth 100 in the opening and prints them as Rust constants.
+The positions are split into three phase bands: opening (phase 128..256), middle game
+(64..128) and endgame (0..64). In each band the script fits P(result) = sigmoid(w . f) by
+logistic regression (Newton's method on the cross-entropy, which accepts the draws' 0.5
+targets, with a small L2 penalty), then divides the band's weights by its material weight and
+multiplies by 100: the engine's weight sets keep a stone worth 100 everywhere and take the
+*relative* weights from the data. (The logit value of a stone itself grows from about 0.05 in
+the opening to 0.7 in the endgame: early results are far away and noisy, which says how
+predictable a game is, not what a stone is worth against the other features. A fixed material
+scale also keeps the search's pruning margins meaningful in every phase.) The bands become the
+evaluation's anchors at phase 256, 128 and 0.
 
 Usage: scripts/ataxx_tune.py [datasets/ataxx/tuning/selfplay.csv.gz]
 """
@@ -28,15 +32,13 @@ L2 = 1e-4
 
 
 def read_rows(path):
-    """(target, inputs) per row: inputs are the 2 * FEATURES phase products."""
+    """(target, phase, features) per row."""
     opener = gzip.open if path.endswith(".gz") else open
     rows = []
     with opener(path, "rt", newline="") as f:
         for row in csv.DictReader(f):
-            p = int(row["phase"]) / 256.0
             feats = [float(row[f"f{i}"]) for i in range(FEATURES)]
-            x = [v * p for v in feats] + [v * (1.0 - p) for v in feats]
-            rows.append((float(row["result"]), x))
+            rows.append((float(row["result"]), int(row["phase"]), feats))
     return rows
 
 
@@ -76,7 +78,7 @@ def loss(rows, w, mask):
 def fit(rows, mask, iterations=12):
     """Newton's method on the mean cross-entropy over the inputs in `mask`."""
     d = len(mask)
-    w = [0.0] * (2 * FEATURES)
+    w = [0.0] * FEATURES
     for _ in range(iterations):
         grad = [0.0] * d
         hess = [[0.0] * d for _ in range(d)]
@@ -106,26 +108,30 @@ def fit(rows, mask, iterations=12):
     return w
 
 
+BANDS = [("OPENING", 128, 257), ("MIDDLE", 64, 128), ("ENDGAME", 0, 64)]
+
+
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "datasets/ataxx/tuning/selfplay.csv.gz"
     rows = read_rows(path)
     print(f"{len(rows)} positions from {path}")
-    everything = list(range(2 * FEATURES))
-    # Baseline: material and tempo only (both phases).
-    base_mask = [0, 7, FEATURES + 0, FEATURES + 7]
-    base = fit(rows, base_mask)
-    w = fit(rows, everything)
-    print(f"cross-entropy: material+tempo {loss(rows, base, base_mask):.5f}, "
-          f"all features {loss(rows, w, everything):.5f}, "
-          f"constant {loss(rows, [0.0] * 16, everything):.5f}")
-    scale = 100.0 / w[0]
-    print(f"scale: {scale:.2f} engine units per logit (a stone = 100 in the opening)")
-    opening = [round(v * scale) for v in w[:FEATURES]]
-    endgame = [round(v * scale) for v in w[FEATURES:]]
+    everything = list(range(FEATURES))
+    base_mask = [0, 7]  # material and tempo only
+    sets = []
+    for label, lo, hi in BANDS:
+        band = [(y, x) for y, phase, x in rows if lo <= phase < hi]
+        base = fit(band, base_mask)
+        w = fit(band, everything)
+        print(f"{label.lower():8} phase {lo:3}..{hi - 1:3}: {len(band):6} positions, "
+              f"cross-entropy constant {loss(band, [0.0] * FEATURES, everything):.5f}, "
+              f"material+tempo {loss(band, base, base_mask):.5f}, "
+              f"all features {loss(band, w, everything):.5f}")
+        print("   logits: " + " ".join(f"{v:+.4f}" for v in w))
+        sets.append((label, [round(100.0 * v / w[0]) for v in w]))
     for i, name in enumerate(NAMES):
-        print(f"  f{i} {name:15} opening {opening[i]:5}  endgame {endgame[i]:5}")
-    print(f"pub const WEIGHTS_OPENING: [i32; FEATURES] = {opening};")
-    print(f"pub const WEIGHTS_ENDGAME: [i32; FEATURES] = {endgame};")
+        print(f"  f{i} {name:15} " + "  ".join(f"{label.lower()} {ws[i]:5}" for label, ws in sets))
+    for label, ws in sets:
+        print(f"pub const WEIGHTS_{label}: [i32; FEATURES] = {ws};")
 
 
 if __name__ == "__main__":
