@@ -77,7 +77,7 @@ fn mate_distances_match_the_exact_solver_on_small_boards() {
     let mut rng = KeyStream::new(0xE61E);
     let mut solver = make_solver::<AtaxxStandard>(SolverKind::Alphabeta, &SolverOptions::default());
     let mut checked = 0;
-    for attempt in 0..400 {
+    for attempt in 0..160 {
         let (w, h) = [(3, 3), (3, 4), (4, 4), (4, 3)][attempt % 4];
         let pos = random_position(&AtaxxStandard::start(w, h), 2 + (attempt % 9) as u32, &mut rng);
         if pos.outcome().is_some() {
@@ -105,7 +105,7 @@ fn mate_distances_match_the_exact_solver_on_small_boards() {
         }
         checked += 1;
     }
-    assert!(checked >= 30, "only {checked} positions checked");
+    assert!(checked >= 15, "only {checked} positions checked");
 }
 
 #[test]
