@@ -138,7 +138,7 @@ pub struct SearchResult<M> {
 /// same search on the shared table (Lazy SMP) and the calling thread's result is returned.
 pub struct Engine<G: Evaluate> {
     options: EngineOptions,
-    tt: TranspositionTable<EngineEntry>,
+    tt: Arc<TranspositionTable<EngineEntry>>,
     /// Generation of the next search, in `1..GENERATION_LIMIT`.
     generation: u16,
     _game: std::marker::PhantomData<fn() -> G>,
@@ -149,7 +149,7 @@ impl<G: Evaluate> Engine<G> {
     pub fn new(options: &EngineOptions) -> Self {
         Engine {
             options: options.clone(),
-            tt: TranspositionTable::new(options.hash_mib),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
             generation: 1,
             _game: std::marker::PhantomData,
         }
@@ -160,7 +160,7 @@ impl<G: Evaluate> Engine<G> {
         if options.hash_mib == self.options.hash_mib {
             self.tt.clear();
         } else {
-            self.tt = TranspositionTable::new(options.hash_mib);
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mib));
         }
         self.options = options.clone();
         self.generation = 1;
@@ -219,31 +219,31 @@ impl<G: Evaluate> Engine<G> {
             self.generation = 1;
         }
         self.generation += 1;
-        let shared = Shared {
-            tt: &self.tt,
-            limits,
+        let shared = Arc::new(Shared {
+            tt: Arc::clone(&self.tt),
+            limits: limits.clone(),
             start,
             generation: self.generation,
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-        };
-        let max_depth = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY - 1);
-        let threads = self.options.threads.max(1);
-        let (last, partial) = std::thread::scope(|scope| {
-            for helper in 1..threads {
-                let shared = &shared;
-                scope.spawn(move || {
-                    let mut worker = Worker::<G>::new(shared, history);
-                    worker.iterate(root, MAX_PLY - 1, (helper % 2) as u32, None);
-                    worker.poll();
-                });
-            }
-            let mut worker = Worker::<G>::new(&shared, history);
-            let last = worker.iterate(root, max_depth, 0, Some(on_info));
-            worker.poll();
-            shared.stop.store(true, Ordering::Relaxed);
-            (last, worker.root_best.filter(|_| worker.aborted))
         });
+        let max_depth = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY - 1);
+        // Helpers are not joined: the answer never waits for a thread the operating system has
+        // not scheduled since the stop. Each stops at its next look at the flag (within 256
+        // nodes of running), holding only its own copies and the shared state.
+        for helper in 1..self.options.threads.max(1) {
+            let shared = Arc::clone(&shared);
+            let (root, history) = (root.clone(), history.to_vec());
+            std::thread::spawn(move || {
+                let mut worker = Worker::<G>::new(&shared, &history);
+                worker.iterate(&root, MAX_PLY - 1, (helper % 2) as u32, None);
+            });
+        }
+        let mut worker = Worker::<G>::new(&shared, history);
+        let last = worker.iterate(root, max_depth, 0, Some(on_info));
+        worker.poll();
+        shared.stop.store(true, Ordering::Relaxed);
+        let partial = worker.root_best.filter(|_| worker.aborted);
         if let Some(last) = last {
             info = last;
         }

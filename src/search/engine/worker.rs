@@ -6,6 +6,7 @@
 //! (table move, hint, killers, history) with late move pruning and late move reductions.
 //! Threads share only the table and the stop flag (Lazy SMP).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -42,11 +43,11 @@ const ASPIRATION_MAX: i32 = 500;
 pub(super) type InfoCallback<'c, M> = &'c mut dyn FnMut(&SearchInfo<M>);
 
 /// What every thread of one search shares.
-pub(super) struct Shared<'a> {
+pub(super) struct Shared {
     /// The table.
-    pub tt: &'a TranspositionTable<EngineEntry>,
+    pub tt: Arc<TranspositionTable<EngineEntry>>,
     /// The caller's limits.
-    pub limits: &'a SearchLimits,
+    pub limits: SearchLimits,
     /// When the search started.
     pub start: Instant,
     /// Generation stamped on new table entries.
@@ -59,7 +60,7 @@ pub(super) struct Shared<'a> {
 
 /// One thread's search state.
 pub(super) struct Worker<'a, G: Evaluate> {
-    shared: &'a Shared<'a>,
+    shared: &'a Shared,
     /// Hashes of the game's earlier positions, then the search path down to the parent.
     path: Vec<u64>,
     ordering: MoveOrdering<G::Move>,
@@ -88,7 +89,7 @@ pub(super) struct Worker<'a, G: Evaluate> {
 
 impl<'a, G: Evaluate> Worker<'a, G> {
     /// A worker; `history` are the hashes of the game's positions before the root.
-    pub fn new(shared: &'a Shared<'a>, history: &[u64]) -> Self {
+    pub fn new(shared: &'a Shared, history: &[u64]) -> Self {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -130,7 +131,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         offset: u32,
         mut on_info: Option<InfoCallback<'_, G::Move>>,
     ) -> Option<SearchInfo<G::Move>> {
-        let limits = self.shared.limits;
+        let limits = &self.shared.limits;
         let mut last: Option<SearchInfo<G::Move>> = None;
         let mut score = 0;
         let mut depth = 1 + offset;
@@ -212,7 +213,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let shared = self.shared;
         let total = shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
         self.unflushed = 0;
-        let limits = shared.limits;
+        let limits = &shared.limits;
         if shared.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         } else if limits.hard_time.is_some_and(|t| shared.start.elapsed() >= t)
