@@ -62,6 +62,7 @@ use arrayvec::ArrayVec;
 
 use crate::bitboard::Bitboard64;
 use crate::game::{ByPlayer, Game, Outcome, Player};
+pub use eval::{FEATURES, WEIGHTS_ENDGAME, WEIGHTS_MIDDLE, WEIGHTS_OPENING};
 pub use moves::AtaxxMove;
 use tables::{JUMPS, NEIGHBOURS, dilate, reach};
 

@@ -10,11 +10,20 @@
 //! `WIN - plies` / `-(WIN - plies)` (see [`win_in`], [`loss_in`], [`mate_distance`]); static
 //! evaluations must stay within `±EVAL_LIMIT`.
 
+mod entry;
+mod ordering;
+#[cfg(test)]
+mod tests;
+mod worker;
+
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::{Game, Outcome};
+use crate::game::Game;
+use crate::search::tt::TranspositionTable;
+use entry::{EngineEntry, GENERATION_LIMIT};
+use worker::{Shared, Worker};
 
 /// Score of a win at the root itself (the side to move has already won).
 pub const WIN: i32 = 30_000;
@@ -120,46 +129,41 @@ pub struct SearchResult<M> {
     pub info: SearchInfo<M>,
 }
 
-/// A reusable engine: keeps its table and tuning between searches of one game.
+/// A reusable engine: keeps its table between searches of one game.
+///
+/// The search is iterative-deepening principal variation search with aspiration windows over
+/// the lock-free [`TranspositionTable`] (entries in `entry.rs`), ordered by table move,
+/// [`Evaluate::move_hint`], killers and history, with reverse futility pruning, late move
+/// pruning and late move reductions (see `worker.rs`). With `threads > 1` the helpers run the
+/// same search on the shared table (Lazy SMP) and the calling thread's result is returned.
 pub struct Engine<G: Evaluate> {
     options: EngineOptions,
+    tt: Arc<TranspositionTable<EngineEntry>>,
+    /// Generation of the next search, in `1..GENERATION_LIMIT`.
+    generation: u16,
     _game: std::marker::PhantomData<fn() -> G>,
-}
-
-/// Per-search state of the reference implementation.
-struct Context<'a> {
-    limits: &'a SearchLimits,
-    start: Instant,
-    nodes: u64,
-    seldepth: u32,
-    aborted: bool,
-    path: Vec<u64>,
-}
-
-impl Context<'_> {
-    fn must_abort(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes.is_multiple_of(1024) {
-            let l = self.limits;
-            self.aborted = l.hard_time.is_some_and(|t| self.start.elapsed() >= t)
-                || l.nodes.is_some_and(|n| self.nodes >= n)
-                || l.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed));
-        }
-        self.aborted
-    }
 }
 
 impl<G: Evaluate> Engine<G> {
     /// A new engine with these options.
     pub fn new(options: &EngineOptions) -> Self {
-        Engine { options: options.clone(), _game: std::marker::PhantomData }
+        Engine {
+            options: options.clone(),
+            tt: Arc::new(TranspositionTable::new(options.hash_mib)),
+            generation: 1,
+            _game: std::marker::PhantomData,
+        }
     }
 
     /// Changes threads and table size (clears the table).
     pub fn set_options(&mut self, options: &EngineOptions) {
+        if options.hash_mib == self.options.hash_mib {
+            self.tt.clear();
+        } else {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mib));
+        }
         self.options = options.clone();
+        self.generation = 1;
     }
 
     /// The current options.
@@ -168,15 +172,22 @@ impl<G: Evaluate> Engine<G> {
     }
 
     /// Forgets everything learnt (new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.generation = 1;
+    }
 
     /// Searches `root` and returns the best move found within `limits`.
     ///
     /// `history` holds the hashes of the game's earlier positions, oldest first, without the
-    /// root; a position that repeats one of them or one on the search path scores as a draw.
-    /// `on_info` is called after every finished iteration.
+    /// root; a position that repeats one of them or one on the search path scores as a draw
+    /// (within the game's [`Game::reversible_plies`] window), and so does a position for which
+    /// [`Evaluate::is_rule_draw`] holds. `on_info` is called after every finished iteration
+    /// (by the calling thread).
     ///
-    /// The reference implementation: iterative-deepening alpha-beta with move hints, no table.
+    /// The result holds a legal move whenever the root has one, even if the search is stopped
+    /// during its first iteration (then the move with the best hint). A root with a single
+    /// legal move is answered at once (depth 0).
     pub fn search(
         &mut self,
         root: &G,
@@ -184,144 +195,66 @@ impl<G: Evaluate> Engine<G> {
         limits: &SearchLimits,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        let mut ctx = Context {
-            limits,
-            start: Instant::now(),
-            nodes: 0,
-            seldepth: 0,
-            aborted: false,
-            path: history.to_vec(),
-        };
+        let start = Instant::now();
         let mut moves = G::Moves::default();
-        root.generate_moves(&mut moves);
-        let mut best: Option<G::Move> = moves.first().copied();
+        if root.outcome().is_none() {
+            root.generate_moves(&mut moves);
+        }
+        // Until an iteration finishes: the move the game's hint likes best.
+        let fallback = moves.iter().copied().max_by_key(|&m| root.move_hint(m));
         let mut info = SearchInfo {
             depth: 0,
             seldepth: 0,
             score: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
-            pv: best.into_iter().collect(),
+            pv: fallback.into_iter().collect(),
         };
         if moves.len() <= 1 {
-            return SearchResult { best_move: best, info };
+            info.elapsed = start.elapsed();
+            return SearchResult { best_move: fallback, info };
         }
-        let max_depth = limits.depth.unwrap_or(MAX_PLY).min(MAX_PLY);
-        for depth in 1..=max_depth {
-            if limits.soft_time.is_some_and(|t| ctx.start.elapsed() >= t) {
-                break;
-            }
-            let mut order: Vec<G::Move> = moves.to_vec();
-            if let Some(b) = best {
-                // Previous best first, then by hint.
-                order.sort_by_key(|&m| (m != b, -root.move_hint(m)));
-            }
-            let mut alpha = -WIN - 1;
-            let mut iteration_best = None;
-            ctx.path.push(root.hash());
-            for &mv in &order {
-                let mut child = root.clone();
-                child.play(mv);
-                let score = -Self::negamax(&child, depth - 1, 1, -WIN - 1, -alpha, &mut ctx);
-                if ctx.aborted {
-                    break;
-                }
-                if score > alpha {
-                    alpha = score;
-                    iteration_best = Some(mv);
-                }
-            }
-            ctx.path.pop();
-            if ctx.aborted {
-                break;
-            }
-            best = iteration_best.or(best);
-            info = SearchInfo {
-                depth,
-                seldepth: ctx.seldepth,
-                score: alpha,
-                nodes: ctx.nodes,
-                elapsed: ctx.start.elapsed(),
-                pv: best.into_iter().collect(),
-            };
-            on_info(&info);
-            if mate_distance(alpha).is_some() {
-                break;
-            }
+        if self.generation >= GENERATION_LIMIT - 1 {
+            self.tt.clear();
+            self.generation = 1;
         }
-        info.nodes = ctx.nodes;
-        info.elapsed = ctx.start.elapsed();
-        SearchResult { best_move: best, info }
-    }
-
-    fn negamax(
-        pos: &G,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-        ctx: &mut Context<'_>,
-    ) -> i32 {
-        ctx.nodes += 1;
-        ctx.seldepth = ctx.seldepth.max(ply);
-        if let Some(outcome) = pos.outcome() {
-            return match outcome {
-                Outcome::Win => win_in(ply),
-                Outcome::Loss => loss_in(ply),
-                Outcome::Draw => 0,
-            };
+        self.generation += 1;
+        let shared = Arc::new(Shared {
+            tt: Arc::clone(&self.tt),
+            limits: limits.clone(),
+            start,
+            generation: self.generation,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+        });
+        let max_depth = limits.depth.unwrap_or(MAX_PLY).clamp(1, MAX_PLY - 1);
+        // Helpers are not joined: the answer never waits for a thread the operating system has
+        // not scheduled since the stop. Each stops at its next look at the flag (within 256
+        // nodes of running), holding only its own copies and the shared state.
+        for helper in 1..self.options.threads.max(1) {
+            let shared = Arc::clone(&shared);
+            let (root, history) = (root.clone(), history.to_vec());
+            std::thread::spawn(move || {
+                let mut worker = Worker::<G>::new(&shared, &history);
+                worker.iterate(&root, MAX_PLY - 1, (helper % 2) as u32, None);
+            });
         }
-        if pos.is_rule_draw() || (!G::ACYCLIC && ctx.path.contains(&pos.hash())) {
-            return 0;
+        let mut worker = Worker::<G>::new(&shared, history);
+        let last = worker.iterate(root, max_depth, 0, Some(on_info));
+        worker.poll();
+        shared.stop.store(true, Ordering::Relaxed);
+        let partial = worker.root_best.filter(|_| worker.aborted);
+        if let Some(last) = last {
+            info = last;
         }
-        if depth == 0 || ply >= MAX_PLY || ctx.must_abort() {
-            return pos.evaluate();
+        // An interrupted iteration's best root move was searched with the full window and beat
+        // the previous best (which it tried first), so it is at least as good.
+        let best_move = partial.or_else(|| info.pv.first().copied()).or(fallback);
+        info.nodes = shared.nodes.load(Ordering::Relaxed);
+        info.elapsed = start.elapsed();
+        if info.pv.first() != best_move.as_ref() {
+            info.pv = best_move.into_iter().collect();
         }
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
-        moves.sort_by_key(|&m| -pos.move_hint(m));
-        let mut best = -WIN - 1;
-        ctx.path.push(pos.hash());
-        for &mv in moves.iter() {
-            let mut child = pos.clone();
-            child.play(mv);
-            let score = -Self::negamax(&child, depth - 1, ply + 1, -beta, -alpha, ctx);
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta || ctx.aborted {
-                break;
-            }
-        }
-        ctx.path.pop();
-        best
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::digraph::Digraph;
-    use crate::notation::Notation;
-
-    impl Evaluate for Digraph {
-        fn evaluate(&self) -> i32 {
-            0
-        }
-    }
-
-    #[test]
-    fn finds_a_forced_win_on_a_small_graph() {
-        // 0 -> 1 -> (2 stuck): moving to 1 leaves the opponent a move to 2, after which we are
-        // stuck; moving to 3 (no successors) wins at once.
-        let pos = Digraph::parse_position("0|1 3;2;;;").unwrap();
-        let mut engine = Engine::<Digraph>::new(&EngineOptions::default());
-        let result = engine.search(
-            &pos,
-            &[],
-            &SearchLimits { depth: Some(4), ..SearchLimits::default() },
-            &mut |_| {},
-        );
-        assert_eq!(pos.format_move(result.best_move.unwrap()), "3");
-        assert_eq!(mate_distance(result.info.score), Some(1));
+        SearchResult { best_move, info }
     }
 }

@@ -1,0 +1,152 @@
+//! Move ordering for the engine: table move, the game's hint, killers, history.
+//!
+//! The engine knows moves only through the generic `Move` type, so killers are stored as moves
+//! and the history table is indexed by a fast hash of the move (with the side to move, taken
+//! from the ply's parity), as in the solver's ordering.
+
+use std::hash::{Hash, Hasher};
+
+/// History entries per side (a power of two).
+const HISTORY_SIZE: usize = 1 << 12;
+/// History scores stay within `±HISTORY_MAX` (the "gravity" update keeps them there).
+pub(super) const HISTORY_MAX: i32 = 1 << 14;
+/// Ordering weight of one unit of [`Evaluate::move_hint`](super::Evaluate::move_hint): hints
+/// dominate history, which breaks ties between moves with the same hint.
+pub(super) const HINT_WEIGHT: i32 = 4 * HISTORY_MAX;
+/// Bonus of the first killer (the second gets half), in hint units times [`HINT_WEIGHT`].
+const KILLER_BONUS: i32 = 3 * HINT_WEIGHT;
+/// Ordering score of the table move.
+pub(super) const TT_MOVE_SCORE: i32 = i32::MAX;
+
+/// A small multiplicative hasher for moves (not for untrusted input).
+#[derive(Default)]
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        let x = self.0;
+        (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// Index of `mv` in one side's history table.
+fn history_index<M: Hash>(mv: &M) -> usize {
+    let mut h = MoveHasher::default();
+    mv.hash(&mut h);
+    h.finish() as usize & (HISTORY_SIZE - 1)
+}
+
+/// Per-thread ordering state: two killers per ply and a history table per side.
+pub(super) struct MoveOrdering<M> {
+    killers: Vec<[Option<M>; 2]>,
+    history: Vec<i32>,
+}
+
+impl<M: Copy + Eq + Hash> MoveOrdering<M> {
+    /// Empty heuristics.
+    pub fn new() -> Self {
+        MoveOrdering { killers: Vec::new(), history: vec![0; 2 * HISTORY_SIZE] }
+    }
+
+    /// Ordering score of `mv` at `ply` (not the table move), given its hint.
+    #[inline]
+    pub fn score(&self, mv: &M, ply: u32, hint: i32) -> i32 {
+        let mut score = hint.saturating_mul(HINT_WEIGHT) + self.history(mv, ply);
+        if let Some(k) = self.killers.get(ply as usize) {
+            if k[0].as_ref() == Some(mv) {
+                score += KILLER_BONUS;
+            } else if k[1].as_ref() == Some(mv) {
+                score += KILLER_BONUS / 2;
+            }
+        }
+        score
+    }
+
+    /// The history score of `mv` for the side to move at `ply`.
+    #[inline]
+    pub fn history(&self, mv: &M, ply: u32) -> i32 {
+        self.history[(ply as usize & 1) * HISTORY_SIZE + history_index(mv)]
+    }
+
+    /// Whether `mv` is a killer at `ply`.
+    #[inline]
+    pub fn is_killer(&self, mv: &M, ply: u32) -> bool {
+        self.killers
+            .get(ply as usize)
+            .is_some_and(|k| k[0].as_ref() == Some(mv) || k[1].as_ref() == Some(mv))
+    }
+
+    /// `best` caused a cutoff at `ply` with `depth` plies left, after `tried` failed: rewards
+    /// `best` (killer, history) and penalises the others.
+    pub fn reward(&mut self, best: M, tried: &[M], ply: u32, depth: i32) {
+        let p = ply as usize;
+        if self.killers.len() <= p {
+            self.killers.resize(p + 1, [None, None]);
+        }
+        let slot = &mut self.killers[p];
+        if slot[0] != Some(best) {
+            slot[1] = slot[0];
+            slot[0] = Some(best);
+        }
+        let bonus = (depth * depth).min(HISTORY_MAX / 4);
+        self.update(&best, ply, bonus);
+        for mv in tried {
+            self.update(mv, ply, -bonus);
+        }
+    }
+
+    /// History "gravity": the entry moves towards `±HISTORY_MAX` by `bonus`, less the closer it
+    /// already is, so it never leaves the range.
+    fn update(&mut self, mv: &M, ply: u32, bonus: i32) {
+        let e = &mut self.history[(ply as usize & 1) * HISTORY_SIZE + history_index(mv)];
+        *e += bonus - *e * bonus.abs() / HISTORY_MAX;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hint_then_killer_then_history() {
+        let mut o = MoveOrdering::<u16>::new();
+        assert_eq!(o.score(&7, 3, 0), 0);
+        o.reward(7, &[5, 6], 3, 4);
+        assert!(o.is_killer(&7, 3) && !o.is_killer(&7, 2));
+        assert!(o.score(&7, 3, 0) > o.score(&8, 3, 0));
+        assert!(o.score(&5, 3, 0) < 0);
+        // A hint of one more unit outweighs history, but not a killer.
+        assert!(o.score(&8, 3, 1) > o.score(&9, 3, 0) + HISTORY_MAX);
+        assert!(o.score(&7, 3, 0) > o.score(&8, 3, 2));
+        for _ in 0..10_000 {
+            o.reward(7, &[], 1, 30);
+        }
+        assert!(o.history(&7, 1) <= HISTORY_MAX);
+    }
+}

@@ -1,0 +1,446 @@
+//! One search thread: iterative deepening with aspiration windows around a principal variation
+//! search (PVS) node.
+//!
+//! The node, top to bottom: game end and draw detection, mate-distance pruning, the horizon
+//! (static evaluation), the table probe, reverse futility pruning, then the moves in order
+//! (table move, hint, killers, history) with late move pruning and late move reductions.
+//! Threads share only the table and the stop flag (Lazy SMP).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::entry::{Bound, EngineEntry, NO_MOVE, from_tt, to_tt};
+use super::ordering::{MoveOrdering, TT_MOVE_SCORE};
+use super::{
+    EVAL_LIMIT, Evaluate, MAX_PLY, SearchInfo, SearchLimits, WIN, loss_in, mate_distance, win_in,
+};
+use crate::game::{MoveList, Outcome};
+use crate::search::tt::{TranspositionTable, TtStats};
+
+/// A score outside every real one: the initial window `(-INFINITY, INFINITY)`.
+const INFINITY: i32 = WIN + 1;
+/// Nodes between two looks at the clock and the limits.
+const CHECK_INTERVAL: u64 = 256;
+/// Reverse futility pruning: deepest remaining depth, and margin per ply.
+const RFP_DEPTH: i32 = 5;
+const RFP_MARGIN: i32 = 120;
+/// Late move pruning: deepest remaining depth; a node at depth `d` tries at most
+/// `LMP_BASE + LMP_SCALE * d * d` moves once it has one that does not lose.
+const LMP_DEPTH: i32 = 5;
+const LMP_BASE: usize = 4;
+const LMP_SCALE: usize = 3;
+/// Late move reductions: least remaining depth and least number of moves tried first.
+const LMR_DEPTH: i32 = 3;
+const LMR_MOVES: usize = 2;
+/// First aspiration half-window, and the least depth that uses one.
+const ASPIRATION_DELTA: i32 = 40;
+const ASPIRATION_DEPTH: u32 = 4;
+/// Once the half-window passes this, a failing side opens fully.
+const ASPIRATION_MAX: i32 = 500;
+
+/// The main thread's per-iteration report.
+pub(super) type InfoCallback<'c, M> = &'c mut dyn FnMut(&SearchInfo<M>);
+
+/// What every thread of one search shares.
+pub(super) struct Shared {
+    /// The table.
+    pub tt: Arc<TranspositionTable<EngineEntry>>,
+    /// The caller's limits.
+    pub limits: SearchLimits,
+    /// When the search started.
+    pub start: Instant,
+    /// Generation stamped on new table entries.
+    pub generation: u16,
+    /// Raised when a limit is hit or the main thread is done: every thread stops.
+    pub stop: AtomicBool,
+    /// Nodes of all threads, flushed every [`CHECK_INTERVAL`] nodes.
+    pub nodes: AtomicU64,
+}
+
+/// One thread's search state.
+pub(super) struct Worker<'a, G: Evaluate> {
+    shared: &'a Shared,
+    /// Hashes of the game's earlier positions, then the search path down to the parent.
+    path: Vec<u64>,
+    ordering: MoveOrdering<G::Move>,
+    /// Triangular principal-variation table: `pv[ply]` is the line found from `ply`.
+    pv: Vec<Vec<G::Move>>,
+    /// Move and order buffers per ply, reused from node to node.
+    moves: Vec<G::Moves>,
+    orders: Vec<Vec<(i32, u16)>>,
+    tried: Vec<Vec<G::Move>>,
+    /// `LMR[depth][moves tried]`, both capped at 63.
+    lmr: Box<[[u8; 64]; 64]>,
+    /// The root move to try first (the last iteration's best).
+    root_first: Option<G::Move>,
+    /// The best root move of the current iteration so far.
+    pub root_best: Option<G::Move>,
+    unflushed: u64,
+    /// Nodes this thread visited.
+    pub nodes: u64,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Set once a limit is hit: every node returns at once.
+    pub aborted: bool,
+    /// Table figures.
+    pub tt_stats: TtStats,
+}
+
+impl<'a, G: Evaluate> Worker<'a, G> {
+    /// A worker; `history` are the hashes of the game's positions before the root.
+    pub fn new(shared: &'a Shared, history: &[u64]) -> Self {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            }
+        }
+        Worker {
+            shared,
+            path: history.to_vec(),
+            ordering: MoveOrdering::new(),
+            pv: Vec::new(),
+            moves: Vec::new(),
+            orders: Vec::new(),
+            tried: Vec::new(),
+            lmr,
+            root_first: None,
+            root_best: None,
+            unflushed: 0,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            tt_stats: TtStats::default(),
+        }
+    }
+
+    /// Nodes of every thread as far as known here (the shared count plus this thread's
+    /// unflushed ones).
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+    }
+
+    /// Iterative deepening from `root` (not over) up to `max_depth`; the main thread (`on_info`
+    /// given) reports each finished iteration and returns the last one, helpers (`None`) start
+    /// at depth `1 + offset` and return `None`.
+    pub fn iterate(
+        &mut self,
+        root: &G,
+        max_depth: u32,
+        offset: u32,
+        mut on_info: Option<InfoCallback<'_, G::Move>>,
+    ) -> Option<SearchInfo<G::Move>> {
+        let limits = &self.shared.limits;
+        let mut last: Option<SearchInfo<G::Move>> = None;
+        let mut score = 0;
+        let mut depth = 1 + offset;
+        while depth <= max_depth {
+            let main = on_info.is_some();
+            if main && limits.soft_time.is_some_and(|t| self.shared.start.elapsed() >= t) {
+                break;
+            }
+            self.root_best = None;
+            self.seldepth = 0;
+            let s = self.aspiration(root, depth, score);
+            if self.aborted {
+                break;
+            }
+            score = s;
+            let pv = self.pv[0].clone();
+            self.root_first = pv.first().copied();
+            if let Some(report) = on_info.as_deref_mut() {
+                let info = SearchInfo {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: self.total_nodes(),
+                    elapsed: self.shared.start.elapsed(),
+                    pv,
+                };
+                report(&info);
+                last = Some(info);
+                // A proven result: stop once the iteration is deep enough that a shorter win
+                // (or a longer defence) would have been seen without reductions.
+                if mate_distance(score).is_some_and(|d| depth >= 2 * d.unsigned_abs() + 2) {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        last
+    }
+
+    /// One root search of `depth` plies, in a window around `previous` that widens on failure.
+    fn aspiration(&mut self, root: &G, depth: u32, previous: i32) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && previous.abs() < EVAL_LIMIT {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(root, depth as i32, 0, alpha, beta, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha =
+                    if delta > ASPIRATION_MAX { -INFINITY } else { (score - delta).max(-INFINITY) };
+            } else if score >= beta && beta < INFINITY {
+                beta =
+                    if delta > ASPIRATION_MAX { INFINITY } else { (score + delta).min(INFINITY) };
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// Counts a node; every [`CHECK_INTERVAL`] nodes, flushes the count and looks at the limits.
+    #[inline]
+    fn count_node(&mut self, ply: u32) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_INTERVAL {
+            self.poll();
+        }
+    }
+
+    /// Flushes the node count and sets `aborted` if any limit is hit.
+    pub fn poll(&mut self) {
+        let shared = self.shared;
+        let total = shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        let limits = &shared.limits;
+        if shared.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        } else if limits.hard_time.is_some_and(|t| shared.start.elapsed() >= t)
+            || limits.nodes.is_some_and(|n| total >= n)
+            || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether `pos` repeats a position of the game or of the search path (within the game's
+    /// reversible window).
+    #[inline]
+    fn repeats(&self, pos: &G) -> bool {
+        if G::ACYCLIC {
+            return false;
+        }
+        let hash = pos.hash();
+        let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
+        self.path.iter().rev().take(window).any(|&h| h == hash)
+    }
+
+    /// The static evaluation, clamped to the documented range.
+    #[inline]
+    fn evaluate(pos: &G) -> i32 {
+        pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Makes sure the per-ply buffers reach `ply`.
+    fn ensure_ply(&mut self, ply: usize) {
+        if self.pv.len() <= ply + 1 {
+            self.pv.resize_with(ply + 2, Vec::new);
+            self.moves.resize_with(ply + 1, G::Moves::default);
+            self.orders.resize_with(ply + 1, Vec::new);
+            self.tried.resize_with(ply + 1, Vec::new);
+        }
+    }
+
+    /// Principal variation search of `pos`, `ply` plies below the root with `depth` plies to
+    /// the horizon; returns a fail-soft score from the side to move's view, root-relative for
+    /// proven results. `pv_node`: the window may be wider than one point.
+    fn negamax(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        let p = ply as usize;
+        self.ensure_ply(p);
+        self.pv[p].clear();
+        self.count_node(ply);
+        let root = ply == 0;
+        if !root {
+            if let Some(outcome) = pos.outcome() {
+                return match outcome {
+                    Outcome::Win => win_in(ply),
+                    Outcome::Loss => loss_in(ply),
+                    Outcome::Draw => 0,
+                };
+            }
+            if pos.is_rule_draw() || self.repeats(pos) {
+                return 0;
+            }
+            if self.aborted {
+                return 0;
+            }
+            // Not over: a win or a loss is at least one ply away.
+            alpha = alpha.max(loss_in(ply + 1));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply + 1 >= MAX_PLY {
+            return Self::evaluate(pos);
+        }
+
+        let hash = pos.hash();
+        let entry = self.shared.tt.probe(hash, &mut self.tt_stats);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = entry {
+            tt_move = e.move_index;
+            if !pv_node && i32::from(e.depth) >= depth {
+                let s = from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if usable {
+                    return s;
+                }
+            }
+        }
+
+        // Reverse futility pruning: far above beta with little depth left, assume it holds.
+        if !pv_node && depth <= RFP_DEPTH && beta.abs() < EVAL_LIMIT {
+            let eval = Self::evaluate(pos);
+            if eval - RFP_MARGIN * depth >= beta {
+                return eval;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        let mut order = std::mem::take(&mut self.orders[p]);
+        let mut tried = std::mem::take(&mut self.tried[p]);
+        moves.clear();
+        order.clear();
+        tried.clear();
+        pos.generate_moves(&mut moves);
+        for (i, mv) in moves.iter().enumerate() {
+            let first = if root { self.root_first == Some(*mv) } else { i == usize::from(tt_move) };
+            let score = if first {
+                TT_MOVE_SCORE
+            } else {
+                self.ordering.score(mv, ply, pos.move_hint(*mv))
+            };
+            order.push((score, i as u16));
+        }
+
+        self.path.push(hash);
+        let alpha_start = alpha;
+        let mut best = -INFINITY;
+        let mut best_index = NO_MOVE;
+        for k in 0..order.len() {
+            // Selection sort, one step per move: most nodes cut off after a few moves.
+            let pick = (k..order.len())
+                .max_by_key(|&j| (order[j].0, std::cmp::Reverse(order[j].1)))
+                .unwrap_or(k);
+            order.swap(k, pick);
+            let (order_score, index) = order[k];
+            let mv = moves[usize::from(index)];
+            let searched = k;
+
+            if !pv_node
+                && depth <= LMP_DEPTH
+                && best > -EVAL_LIMIT
+                && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize
+            {
+                break;
+            }
+
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = if searched == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node)
+            } else {
+                let reduction = if depth >= LMR_DEPTH
+                    && searched >= LMR_MOVES
+                    && order_score != TT_MOVE_SCORE
+                    && !self.ordering.is_killer(&mv, ply)
+                {
+                    let r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)])
+                        + i32::from(!pv_node);
+                    r.clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                );
+                if s > alpha && reduction > 0 {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+                s
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_index = index;
+                    if root {
+                        self.root_best = Some(mv);
+                    }
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(p + 1);
+                        head[p].clear();
+                        head[p].push(mv);
+                        head[p].extend_from_slice(&tail[0]);
+                    }
+                    if score >= beta {
+                        self.ordering.reward(mv, &tried, ply, depth);
+                        break;
+                    }
+                }
+            }
+            tried.push(mv);
+        }
+        self.path.pop();
+        self.moves[p] = moves;
+        self.orders[p] = order;
+        self.tried[p] = tried;
+        if self.aborted {
+            return 0;
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_start {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let move_index = if best_index == NO_MOVE { tt_move } else { best_index };
+        let entry = EngineEntry {
+            score: to_tt(best, ply),
+            move_index,
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            generation: self.shared.generation,
+        };
+        self.shared.tt.store(hash, entry, &mut self.tt_stats);
+        best
+    }
+}
