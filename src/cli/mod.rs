@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
+mod ataxx;
 mod bench;
 mod gipf;
 mod perft;
@@ -28,6 +29,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
+    /// The Ataxx player: arbiter protocol, UAI, match referee, openings.
+    #[command(subcommand)]
+    Ataxx(ataxx::AtaxxArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -70,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Gipf(args) => gipf::run(&args),
+        Command::Ataxx(args) => ataxx::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {
