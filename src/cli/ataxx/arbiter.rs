@@ -10,11 +10,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, TimeControl};
-use bitsolve::search::engine::{Engine, SearchLimits};
+use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::search::engine::SearchLimits;
 use bitsolve::{AtaxxPolish, Game, Notation, Player};
 
 use super::EngineArgs;
+use super::watchdog::Searcher;
 
 /// Arguments of `bitsolve ataxx arbiter`.
 #[derive(clap::Args, Debug)]
@@ -37,10 +38,14 @@ struct Session {
     colour: Option<Player>,
     /// Our clock as last told by the arbiter, and when we were told.
     clock: Duration,
-    engine: Engine<AtaxxPolish>,
+    searcher: Searcher<AtaxxPolish>,
+    lag: LagTracker,
     args: EngineArgs,
     verbose: bool,
 }
+
+/// How long after the hard limit the watchdog answers without the engine.
+const WATCHDOG_SLACK: Duration = Duration::from_millis(5);
 
 /// What to do after a line.
 enum Step {
@@ -60,7 +65,8 @@ pub fn run(args: &ArbiterArgs) -> anyhow::Result<ExitCode> {
         start,
         colour: None,
         clock: Duration::ZERO,
-        engine: Engine::new(&args.engine.options()),
+        searcher: Searcher::new(&args.engine.options()),
+        lag: LagTracker::default(),
         args: args.engine.clone(),
         verbose: args.verbose,
     };
@@ -103,8 +109,9 @@ impl Session {
                 }
                 let colour = if first == "czarne" { Player::First } else { Player::Second };
                 self.game = GameRecord::new(self.start.clone());
-                self.engine.clear();
+                self.searcher.clear();
                 self.colour = Some(colour);
+                self.lag = LagTracker::default();
                 self.clock = clock;
                 if self.game.position().side_to_move() == colour {
                     self.answer(received, out)?;
@@ -131,7 +138,10 @@ impl Session {
                 next.play_text(first).map_err(|e| e.to_string())?;
                 self.game = next;
                 match clock {
-                    Some(c) => self.clock = c,
+                    Some(c) => {
+                        self.lag.told(c);
+                        self.clock = c;
+                    }
                     None => eprintln!("arbiter: no time given with the move; using our own count"),
                 }
                 self.answer(received, out)?;
@@ -153,9 +163,10 @@ impl Session {
             eprintln!("arbiter: no move to play: {why}");
             return Ok(());
         }
-        let budget = timeman::budget(
+        let budget = timeman::budget_with_lag(
             &TimeControl { left: self.clock, increment: Duration::ZERO },
             pos.empties().count(),
+            self.lag.per_move(),
         );
         let limits = SearchLimits {
             soft_time: Some(budget.soft),
@@ -165,22 +176,45 @@ impl Session {
             stop: None,
         };
         let verbose = self.verbose;
-        let result = self.engine.search(&pos, self.game.history(), &limits, &mut |info| {
-            if verbose {
-                eprintln!(
-                    "info depth {} score {} nodes {} time {}",
-                    info.depth,
-                    info.score,
-                    info.nodes,
-                    info.elapsed.as_millis()
-                );
-            }
-        });
-        let mv = result.best_move.filter(|&m| pos.is_legal(m)).unwrap_or(moves[0]);
+        if verbose {
+            eprintln!(
+                "clock {} ms, lag {} ms/move, budget {}..{} ms",
+                self.clock.as_millis(),
+                self.lag.per_move().as_millis(),
+                budget.soft.as_millis(),
+                budget.hard.as_millis()
+            );
+        }
+        // The engine is stopped at its hard limit; the watchdog answers shortly after it in any
+        // case, always before the reserve is touched.
+        let since = received.elapsed();
+        let deadline = (budget.hard + WATCHDOG_SLACK)
+            .min(self.clock.saturating_sub(timeman::MIN_RESERVE / 2))
+            .saturating_sub(since)
+            .max(Duration::from_millis(1));
+        let answer =
+            self.searcher.search(&pos, self.game.history(), limits, Some(deadline), move |info| {
+                if verbose {
+                    eprintln!(
+                        "info depth {} score {} nodes {} time {}",
+                        info.depth,
+                        info.score,
+                        info.nodes,
+                        info.elapsed.as_millis()
+                    );
+                }
+            });
+        if answer.overran {
+            eprintln!(
+                "arbiter: the engine ran past its deadline; answering with its last best move"
+            );
+        }
+        let mv = answer.best.filter(|&m| pos.is_legal(m)).unwrap_or(moves[0]);
         let text = pos.format_move_long(mv);
         self.game.play(mv).map_err(|e| format!("internal error: {e}"))?;
         writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
         self.clock = self.clock.saturating_sub(received.elapsed());
+        self.lag.answered(self.clock);
         Ok(())
     }
 }

@@ -6,6 +6,7 @@ mod openings;
 mod players;
 mod referee;
 mod uai;
+mod watchdog;
 
 use std::process::ExitCode;
 

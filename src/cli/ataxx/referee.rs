@@ -265,11 +265,26 @@ fn play_game<const POLISH: bool>(setup: &Setup, index: usize) -> Played {
         let reply = seats[s].ask(&game, mover, clocks, setup.tc.increment);
         let lose = |why| (GameResult::win_for(!mover), why);
         match reply {
-            Reply::Timeout => break lose(Termination::TimeForfeit(mover)),
+            Reply::Timeout => {
+                eprintln!(
+                    "game {}, ply {}: no answer within the {} ms left",
+                    index + 1,
+                    game.moves().len() + 1,
+                    clocks[mover.index()].as_millis()
+                );
+                break lose(Termination::TimeForfeit(mover));
+            }
             Reply::Failed(why) => break lose(Termination::Disconnected(mover, why)),
             Reply::Move(text, elapsed) => {
                 used[s] += elapsed;
                 if elapsed > clocks[mover.index()] {
+                    eprintln!(
+                        "game {}, ply {}: answer after {} ms with {} ms left",
+                        index + 1,
+                        game.moves().len() + 1,
+                        elapsed.as_millis(),
+                        clocks[mover.index()].as_millis()
+                    );
                     break lose(Termination::TimeForfeit(mover));
                 }
                 clocks[mover.index()] = clocks[mover.index()] - elapsed + setup.tc.increment;

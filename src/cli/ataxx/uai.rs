@@ -14,13 +14,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, TimeControl};
-use bitsolve::search::engine::{
-    Engine, EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance,
-};
+use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
 use bitsolve::{Ataxx, AtaxxMove, Game, Notation, Perft, Player};
 
 use super::EngineArgs;
+use super::watchdog::Searcher;
 
 /// Arguments of `bitsolve ataxx uai`.
 #[derive(clap::Args, Debug)]
@@ -45,16 +44,21 @@ impl Output {
     }
 }
 
-/// A search running on its own thread; joining it gives the engine back.
+/// A search running on its own thread; joining it gives the searcher back.
 struct Running<const POLISH: bool> {
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Engine<Ataxx<POLISH>>>,
+    thread: JoinHandle<Searcher<Ataxx<POLISH>>>,
 }
+
+/// How long after the hard limit the watchdog answers without the engine.
+const WATCHDOG_SLACK: Duration = Duration::from_millis(5);
 
 /// The interface's state under one rule set.
 struct Session<const POLISH: bool> {
     game: GameRecord<POLISH>,
-    engine: Option<Engine<Ataxx<POLISH>>>,
+    searcher: Option<Searcher<Ataxx<POLISH>>>,
+    /// Clock lag per move, learnt from successive `go wtime/btime` (see [`LagTracker`]).
+    lag: Arc<Mutex<LagTracker>>,
     running: Option<Running<POLISH>>,
     options: EngineOptions,
     args: EngineArgs,
@@ -88,6 +92,11 @@ pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
             Next::Quit | Next::Continue => return Ok(ExitCode::SUCCESS),
         }
     }
+}
+
+/// Locks a mutex, ignoring poisoning (the data are plain values).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The words of `line` after the keyword `key`, up to the next of `stops` (or the end).
@@ -167,17 +176,18 @@ fn display<const POLISH: bool>(pos: &Ataxx<POLISH>) -> String {
 
 /// The positions and depths of `bench`: a fixed node count is the engine's signature.
 const BENCH: [(&str, u32); 4] = [
-    ("x5o/7/7/7/7/7/o5x x 0 1", 4),
-    ("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 4),
-    ("7/7/7/2x1o2/7/7/7 x 0 1", 4),
-    ("xxoo3/xoxo3/ooxx3/7/3xo2/7/o5x o 0 12", 3),
+    ("x5o/7/7/7/7/7/o5x x 0 1", 5),
+    ("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", 5),
+    ("7/7/7/2x1o2/7/7/7 x 0 1", 5),
+    ("xxoo3/xoxo3/ooxx3/7/3xo2/7/o5x o 0 12", 4),
 ];
 
 impl<const POLISH: bool> Session<POLISH> {
     fn new(options: &EngineOptions, args: &EngineArgs, out: Output) -> Self {
         Session {
             game: GameRecord::new(Ataxx::startpos()),
-            engine: Some(Engine::new(options)),
+            searcher: Some(Searcher::new(options)),
+            lag: Arc::default(),
             running: None,
             options: options.clone(),
             args: args.clone(),
@@ -242,7 +252,8 @@ impl<const POLISH: bool> Session<POLISH> {
             "isready" => self.out.line("readyok"),
             "uainewgame" => {
                 self.stop_search();
-                self.engine_mut().clear();
+                self.searcher_mut().clear();
+                *lock(&self.lag) = LagTracker::default();
                 self.game = GameRecord::new(Ataxx::startpos());
             }
             "setoption" => return self.set_option(words),
@@ -258,20 +269,20 @@ impl<const POLISH: bool> Session<POLISH> {
         Ok(Next::Continue)
     }
 
-    /// The engine, waiting for a running search first.
-    fn engine_mut(&mut self) -> &mut Engine<Ataxx<POLISH>> {
+    /// The searcher, waiting for a running search first.
+    fn searcher_mut(&mut self) -> &mut Searcher<Ataxx<POLISH>> {
         self.join_search();
-        self.engine.get_or_insert_with(|| Engine::new(&self.options))
+        self.searcher.get_or_insert_with(|| Searcher::new(&self.options))
     }
 
     /// Waits for the running search (which prints its `bestmove`) and takes the engine back.
     fn join_search(&mut self) {
         if let Some(running) = self.running.take() {
             match running.thread.join() {
-                Ok(engine) => self.engine = Some(engine),
+                Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
                     eprintln!("uai: the search thread panicked; starting a fresh engine");
-                    self.engine = Some(Engine::new(&self.options));
+                    self.searcher = Some(Searcher::new(&self.options));
                 }
             }
         }
@@ -319,7 +330,7 @@ impl<const POLISH: bool> Session<POLISH> {
             _ => return Err(format!("unknown option {name:?}")),
         }
         let options = self.options.clone();
-        self.engine_mut().set_options(&options);
+        self.searcher_mut().set_options(&options);
         Ok(Next::Continue)
     }
 
@@ -361,6 +372,8 @@ impl<const POLISH: bool> Session<POLISH> {
             nodes: value("nodes")?.or(self.args.nodes),
             ..SearchLimits::default()
         };
+        let received = Instant::now();
+        let mut clock_after = None;
         let budget = if let Some(ms) = value("movetime")? {
             Some(timeman::fixed(Duration::from_millis(ms)))
         } else if let Some(ms) = value(time_key)? {
@@ -368,26 +381,33 @@ impl<const POLISH: bool> Session<POLISH> {
                 left: Duration::from_millis(ms),
                 increment: Duration::from_millis(value(inc_key)?.unwrap_or(0)),
             };
-            Some(timeman::budget(&clock, pos.empties().count()))
+            clock_after = Some(clock);
+            let mut lag = lock(&self.lag);
+            lag.told(clock.left);
+            Some(timeman::budget_with_lag(&clock, pos.empties().count(), lag.per_move()))
         } else {
             None
         };
+        let mut deadline = None;
         if !infinite && let Some(b) = budget {
             limits.soft_time = Some(b.soft);
             limits.hard_time = Some(b.hard);
+            deadline = Some(b.hard + WATCHDOG_SLACK);
         }
         self.stop_search();
         let stop = Arc::new(AtomicBool::new(false));
         limits.stop = Some(stop.clone());
-        let mut engine = self.engine.take().unwrap_or_else(|| Engine::new(&self.options));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(&self.options));
         let history = self.game.history().to_vec();
         let out = self.out.clone();
         let stop_flag = stop.clone();
+        let lag = self.lag.clone();
         let thread = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
-                let result = engine.search(&pos, &history, &limits, &mut |info| {
-                    out.line(&info_line(info));
+                let info_out = out.clone();
+                let answer = searcher.search(&pos, &history, limits, deadline, move |info| {
+                    info_out.line(&info_line(info));
                 });
                 if infinite {
                     // UAI: under `go infinite` the best move waits for `stop`.
@@ -395,13 +415,17 @@ impl<const POLISH: bool> Session<POLISH> {
                         std::thread::sleep(Duration::from_millis(2));
                     }
                 }
-                let best = result.best_move.filter(|&m| pos.is_legal(m)).or_else(|| {
+                let best = answer.best.filter(|&m| pos.is_legal(m)).or_else(|| {
                     let mut moves = <Ataxx<POLISH> as Game>::Moves::default();
                     pos.generate_moves(&mut moves);
                     moves.first().copied()
                 });
                 out.line(&format!("bestmove {}", best.map_or("0000".into(), |m| m.to_string())));
-                engine
+                if let Some(clock) = clock_after {
+                    let left = clock.left.saturating_sub(received.elapsed()) + clock.increment;
+                    lock(&lag).answered(left);
+                }
+                searcher
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running { stop, thread });
@@ -439,16 +463,18 @@ impl<const POLISH: bool> Session<POLISH> {
 
     /// `bench`: fixed-depth searches of fixed positions; the total node count is a signature.
     fn bench(&mut self) {
-        let engine = self.engine_mut();
         let start = Instant::now();
-        let mut nodes = 0;
-        for (fen, depth) in BENCH {
-            let pos = Ataxx::<POLISH>::parse_position(fen).expect("bench positions are valid");
+        let nodes = self.searcher_mut().with_engine(|engine| {
+            let mut nodes = 0;
+            for (fen, depth) in BENCH {
+                let pos = Ataxx::<POLISH>::parse_position(fen).expect("bench positions are valid");
+                engine.clear();
+                let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+                nodes += engine.search(&pos, &[], &limits, &mut |_| {}).info.nodes;
+            }
             engine.clear();
-            let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
-            nodes += engine.search(&pos, &[], &limits, &mut |_| {}).info.nodes;
-        }
-        engine.clear();
+            nodes
+        });
         let ms = start.elapsed().as_millis();
         let nps = u128::from(nodes) * 1000 / ms.max(1);
         self.out.line(&format!("nodes {nodes} time {ms} nps {nps}"));

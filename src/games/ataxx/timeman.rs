@@ -3,16 +3,18 @@
 //! The budget follows the usual scheme: keep a safety reserve for process and pipe latency,
 //! divide the rest by an estimate of the moves still to play, add most of the increment, and
 //! allow a hard limit a few times the average but never more than a fraction of what is left.
-//! An Ataxx game on a board with `e` empty squares lasts about `e` more plies when every move
-//! is a clone (each clone fills one square), so the side to move plays about `e / 2` more
-//! moves; jumps make games longer, hence a few moves are added to the estimate.
+//! An Ataxx game on a board with `e` empty squares lasts at least about `e` more plies when
+//! every move is a clone (each clone fills one square), so the side to move plays about `e / 2`
+//! more moves; but jumps make games much longer (games of 80 plies from the start are common
+//! against a greedy player), so the estimate is `e + 8` of our moves: time left at the end is
+//! wasted, time missing at the end loses the game.
 //!
 //! ```
 //! use std::time::Duration;
 //! use bitsolve::games::ataxx::timeman::{TimeControl, budget};
 //! let tc = TimeControl { left: Duration::from_millis(1000), increment: Duration::ZERO };
 //! let b = budget(&tc, 45);
-//! assert!(b.hard <= Duration::from_millis(300) && b.soft <= b.hard);
+//! assert!(b.hard <= Duration::from_millis(125) && b.soft <= b.hard);
 //! ```
 
 use std::time::Duration;
@@ -36,27 +38,74 @@ pub struct Budget {
 }
 
 /// Time always kept back for process start, pipes and the operating system's scheduling.
-pub const MIN_RESERVE: Duration = Duration::from_millis(15);
+pub const MIN_RESERVE: Duration = Duration::from_millis(25);
 
-/// Expected number of moves the side to move still plays, with `empties` empty squares.
+/// Expected number of moves the side to move still plays, with `empties` empty squares (a
+/// deliberate overestimate: see the module docs).
 pub fn expected_moves_left(empties: u32) -> u32 {
-    empties.div_ceil(2) + 6
+    empties + 8
 }
 
 /// The budget for one move with `empties` empty squares on the board.
 ///
-/// The reserve is [`MIN_RESERVE`] plus 5% of the time left; the average share is the rest
-/// divided by [`expected_moves_left`] plus 3/4 of the increment; the soft limit is 60% of the
-/// share and the hard limit three times the share, capped at a quarter of the usable time.
+/// The reserve is [`MIN_RESERVE`] plus 10% of the time left; the average share is the rest
+/// divided by [`expected_moves_left`] plus 3/4 of the increment; the soft limit is half the
+/// share and the hard limit twice the share, capped at an eighth of the usable time.
 /// Both limits are at least 1 ms, so a move is always produced even with almost no time left.
 pub fn budget(clock: &TimeControl, empties: u32) -> Budget {
-    let reserve = MIN_RESERVE + clock.left / 20;
-    let usable = clock.left.saturating_sub(reserve);
+    budget_with_lag(clock, empties, Duration::ZERO)
+}
+
+/// As [`budget`], with `lag` per move that the opponent's clock charges us beyond our own
+/// thinking (pipes, process scheduling on a loaded machine: see [`LagTracker`]); the lag of
+/// every expected move is kept back as well.
+pub fn budget_with_lag(clock: &TimeControl, empties: u32, lag: Duration) -> Budget {
     let moves = expected_moves_left(empties);
+    let reserve = MIN_RESERVE + clock.left / 10 + lag * moves;
+    let usable = clock.left.saturating_sub(reserve);
     let share = usable / moves + clock.increment * 3 / 4;
-    let hard = (share * 3).min(usable / 4 + clock.increment / 2).max(Duration::from_millis(1));
-    let soft = (share * 3 / 5).min(hard).max(Duration::from_millis(1));
+    let hard = (share * 2).min(usable / 8 + clock.increment / 2).max(Duration::from_millis(1));
+    let soft = (share / 2).min(hard).max(Duration::from_millis(1));
     Budget { soft, hard }
+}
+
+/// Learns how much more the clock keeper charges per move than the time we spend between
+/// reading a request and writing the answer.
+///
+/// After each answer, [`LagTracker::answered`] records what our clock should read; when the
+/// next request tells the real value, [`LagTracker::told`] takes the difference as one
+/// measurement. The estimate follows rises at once and falls slowly.
+#[derive(Clone, Debug)]
+pub struct LagTracker {
+    estimate: Duration,
+    expected: Option<Duration>,
+}
+
+impl Default for LagTracker {
+    fn default() -> Self {
+        LagTracker { estimate: Duration::from_millis(1), expected: None }
+    }
+}
+
+impl LagTracker {
+    /// Our own count of the clock right after answering (time left minus our thinking, plus
+    /// the increment).
+    pub fn answered(&mut self, clock_after: Duration) {
+        self.expected = Some(clock_after);
+    }
+
+    /// The clock the keeper reports with the next request.
+    pub fn told(&mut self, reported: Duration) {
+        if let Some(expected) = self.expected.take() {
+            let lag = expected.saturating_sub(reported);
+            self.estimate = lag.max(self.estimate * 4 / 5 + lag / 5);
+        }
+    }
+
+    /// The current estimate of the lag per move.
+    pub fn per_move(&self) -> Duration {
+        self.estimate
+    }
 }
 
 /// The budget for a fixed time per move (`go movetime`): everything but a small safety margin.
@@ -75,12 +124,12 @@ mod tests {
     }
 
     #[test]
-    fn never_more_than_a_quarter_of_the_clock() {
+    fn never_more_than_an_eighth_of_the_clock() {
         for left in [0, 1, 5, 20, 100, 1000, 60_000] {
             for empties in [0, 1, 10, 45] {
                 let b = budget(&TimeControl { left: ms(left), increment: Duration::ZERO }, empties);
                 assert!(b.soft <= b.hard);
-                assert!(b.hard <= ms(left / 4).max(ms(1)), "{left} ms, {empties}: {b:?}");
+                assert!(b.hard <= ms(left / 8).max(ms(1)), "{left} ms, {empties}: {b:?}");
             }
         }
     }
@@ -102,6 +151,21 @@ mod tests {
         let without = budget(&TimeControl { left: ms(1000), increment: Duration::ZERO }, 40);
         let with = budget(&TimeControl { left: ms(1000), increment: ms(100) }, 40);
         assert!(with.soft > without.soft);
+    }
+
+    #[test]
+    fn lag_is_learnt_and_kept_back() {
+        let mut lag = LagTracker::default();
+        lag.answered(ms(900));
+        lag.told(ms(880));
+        assert_eq!(lag.per_move(), ms(20));
+        lag.answered(ms(800));
+        lag.told(ms(800));
+        assert_eq!(lag.per_move(), ms(16));
+        let clock = TimeControl { left: ms(500), increment: Duration::ZERO };
+        assert!(budget_with_lag(&clock, 20, ms(16)).hard < budget(&clock, 20).hard);
+        // With less time than the lag of the remaining moves, answer at once.
+        assert_eq!(budget_with_lag(&clock, 20, ms(40)).hard, ms(1));
     }
 
     #[test]
