@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
 use bitsolve::search::engine::SearchLimits;
-use bitsolve::{AtaxxPolish, Game, Notation, Player};
+use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
 
 use super::EngineArgs;
-use super::watchdog::Searcher;
+use super::watchdog::{Searcher, fallback};
 
 /// Arguments of `bitsolve ataxx arbiter`.
 #[derive(clap::Args, Debug)]
@@ -163,11 +163,12 @@ impl Session {
             eprintln!("arbiter: no move to play: {why}");
             return Ok(());
         }
-        let budget = timeman::budget_with_lag(
-            &TimeControl { left: self.clock, increment: Duration::ZERO },
-            pos.empties().count(),
-            self.lag.per_move(),
-        );
+        let clock = TimeControl { left: self.clock, increment: Duration::ZERO };
+        if timeman::is_panic(&clock) {
+            let mv = fallback(&pos).unwrap_or(moves[0]);
+            return self.send(&pos, mv, received, out);
+        }
+        let budget = timeman::budget_with_lag(&clock, pos.empties().count(), self.lag.per_move());
         let limits = SearchLimits {
             soft_time: Some(budget.soft),
             hard_time: Some(budget.hard),
@@ -210,6 +211,18 @@ impl Session {
             );
         }
         let mv = answer.best.filter(|&m| pos.is_legal(m)).unwrap_or(moves[0]);
+        self.send(&pos, mv, received, out)
+    }
+
+    /// Plays `mv` (legal in `pos`, the current position), prints it as `<from><to>` and
+    /// counts the time since the request was `received`.
+    fn send(
+        &mut self,
+        pos: &AtaxxPolish,
+        mv: AtaxxMove,
+        received: Instant,
+        out: &mut impl Write,
+    ) -> Result<(), String> {
         let text = pos.format_move_long(mv);
         self.game.play(mv).map_err(|e| format!("internal error: {e}"))?;
         writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;

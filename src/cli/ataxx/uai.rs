@@ -382,6 +382,9 @@ impl<const POLISH: bool> Session<POLISH> {
                 increment: Duration::from_millis(value(inc_key)?.unwrap_or(0)),
             };
             clock_after = Some(clock);
+            if timeman::is_panic(&clock) {
+                limits.depth = Some(1);
+            }
             let mut lag = lock(&self.lag);
             lag.told(clock.left);
             Some(timeman::budget_with_lag(&clock, pos.empties().count(), lag.per_move()))

@@ -40,6 +40,15 @@ pub struct Budget {
 /// Time always kept back for process start, pipes and the operating system's scheduling.
 pub const MIN_RESERVE: Duration = Duration::from_millis(25);
 
+/// Below this much time left, answer at once without searching: on a loaded machine one
+/// scheduling stall of the process costs tens of milliseconds, and that is all the clock has.
+pub const PANIC: Duration = Duration::from_millis(80);
+
+/// Whether the clock is so low that the move should come without a search (see [`PANIC`]).
+pub fn is_panic(clock: &TimeControl) -> bool {
+    clock.left + clock.increment / 2 < PANIC
+}
+
 /// Expected number of moves the side to move still plays, with `empties` empty squares (a
 /// deliberate overestimate: see the module docs).
 pub fn expected_moves_left(empties: u32) -> u32 {
@@ -48,7 +57,7 @@ pub fn expected_moves_left(empties: u32) -> u32 {
 
 /// The budget for one move with `empties` empty squares on the board.
 ///
-/// The reserve is [`MIN_RESERVE`] plus 10% of the time left; the average share is the rest
+/// The reserve is [`MIN_RESERVE`] plus 20% of the time left; the average share is the rest
 /// divided by [`expected_moves_left`] plus 3/4 of the increment; the soft limit is half the
 /// share and the hard limit twice the share, capped at an eighth of the usable time.
 /// Both limits are at least 1 ms, so a move is always produced even with almost no time left.
@@ -61,7 +70,7 @@ pub fn budget(clock: &TimeControl, empties: u32) -> Budget {
 /// every expected move is kept back as well.
 pub fn budget_with_lag(clock: &TimeControl, empties: u32, lag: Duration) -> Budget {
     let moves = expected_moves_left(empties);
-    let reserve = MIN_RESERVE + clock.left / 10 + lag * moves;
+    let reserve = MIN_RESERVE + clock.left / 5 + lag * moves;
     let usable = clock.left.saturating_sub(reserve);
     let share = usable / moves + clock.increment * 3 / 4;
     let hard = (share * 2).min(usable / 8 + clock.increment / 2).max(Duration::from_millis(1));
