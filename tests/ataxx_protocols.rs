@@ -185,7 +185,7 @@ fn arbiter_full_game_is_legal_and_within_time() {
     for (colour, me_first) in [("czarne", true), ("biale", false)] {
         let mut s = Session::start(&["ataxx", "arbiter"]);
         let mut game = GameRecord::new(AtaxxPolish::startpos());
-        let mut clock = Duration::from_millis(1000);
+        let mut clock = Duration::from_secs(1);
         let mut sent = Instant::now();
         s.send(&format!("{colour} 1000"));
         let mut engine_to_move = me_first;
@@ -200,7 +200,7 @@ fn arbiter_full_game_is_legal_and_within_time() {
                 let mut moves = <AtaxxPolish as Game>::Moves::default();
                 game.position().generate_moves(&mut moves);
                 // Prefer jumps, to make the game long.
-                let mv = *moves.iter().rev().next().unwrap();
+                let mv = *moves.last().unwrap();
                 let text = game.position().format_move_long(mv);
                 game.play(mv).unwrap();
                 if game.adjudicate().is_some() {

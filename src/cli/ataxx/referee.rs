@@ -200,7 +200,7 @@ fn play_all<const POLISH: bool>(setup: &Setup, args: &MatchArgs) -> anyhow::Resu
                     }
                     all.insert(index, played);
                     let done = all.len();
-                    if done % 10 == 0 || done == args.games {
+                    if done.is_multiple_of(10) || done == args.games {
                         let score = score_of(all.values());
                         eprintln!("{done}/{} games: {score}", args.games);
                     }
@@ -215,10 +215,10 @@ fn play_all<const POLISH: bool>(setup: &Setup, args: &MatchArgs) -> anyhow::Resu
 fn score_of<'a>(games: impl Iterator<Item = &'a Played>) -> Score {
     let mut score = Score::default();
     for g in games {
-        match g.result.points(g.p1_colour) {
-            1.0 => score.wins += 1,
-            0.0 => score.losses += 1,
-            _ => score.draws += 1,
+        match g.result {
+            GameResult::Draw => score.draws += 1,
+            r if r == GameResult::win_for(g.p1_colour) => score.wins += 1,
+            _ => score.losses += 1,
         }
     }
     score
@@ -287,7 +287,8 @@ fn play_game<const POLISH: bool>(setup: &Setup, index: usize) -> Played {
                     );
                     break lose(Termination::TimeForfeit(mover));
                 }
-                clocks[mover.index()] = clocks[mover.index()] - elapsed + setup.tc.increment;
+                clocks[mover.index()] =
+                    clocks[mover.index()].saturating_sub(elapsed) + setup.tc.increment;
                 if game.play_text(&text).is_err() {
                     break lose(Termination::IllegalMove(mover, text));
                 }

@@ -6,6 +6,7 @@
 //! from+to (`g1e3`), a pass as `0000`; both that and the arbiter's from+to form are read.
 //! Extensions: `perft <d>`, `splitperft <d>`, `bench`, `d`.
 
+use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,7 +141,7 @@ fn info_line(info: &SearchInfo<AtaxxMove>) -> String {
 fn display<const POLISH: bool>(pos: &Ataxx<POLISH>) -> String {
     let mut out = String::new();
     for rank in (0..pos.height()).rev() {
-        out.push_str(&format!("{} ", rank + 1));
+        let _ = write!(out, "{} ", rank + 1);
         for file in 0..pos.width() {
             let sq = rank * 8 + file;
             let c = if pos.stones(Player::First).contains(sq) {
@@ -164,13 +165,14 @@ fn display<const POLISH: bool>(pos: &Ataxx<POLISH>) -> String {
     }
     out.push('\n');
     let side = if pos.side_to_move() == Player::First { "x" } else { "o" };
-    out.push_str(&format!(
+    let _ = write!(
+        out,
         "FEN: {}\nSide to move: {side}\nRules: {}\nStones: x {} o {}",
         pos.format_position(),
         if POLISH { "polish" } else { "standard" },
         pos.stones(Player::First).count(),
         pos.stones(Player::Second).count()
-    ));
+    );
     out
 }
 
@@ -278,12 +280,11 @@ impl<const POLISH: bool> Session<POLISH> {
     /// Waits for the running search (which prints its `bestmove`) and takes the engine back.
     fn join_search(&mut self) {
         if let Some(running) = self.running.take() {
-            match running.thread.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
-                Err(_) => {
-                    eprintln!("uai: the search thread panicked; starting a fresh engine");
-                    self.searcher = Some(Searcher::new(&self.options));
-                }
+            if let Ok(searcher) = running.thread.join() {
+                self.searcher = Some(searcher);
+            } else {
+                eprintln!("uai: the search thread panicked; starting a fresh engine");
+                self.searcher = Some(Searcher::new(&self.options));
             }
         }
     }

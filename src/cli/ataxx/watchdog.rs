@@ -127,21 +127,16 @@ impl<G: Evaluate> Searcher<G> {
                 Err(e) => break Err(e),
             }
         };
-        match wait {
-            Ok(result) => {
-                self.idle = handle.join().ok();
-                let best = result.best_move.or_else(|| fallback(root));
-                Answer { best, overran: false }
-            }
-            Err(_) => {
-                stop.store(true, Ordering::Relaxed);
-                self.busy = Some(handle);
-                let info = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-                let best =
-                    info.as_ref().and_then(|i| i.pv.first().copied()).or_else(|| fallback(root));
-                Answer { best, overran: true }
-            }
+        if let Ok(result) = wait {
+            self.idle = handle.join().ok();
+            let best = result.best_move.or_else(|| fallback(root));
+            return Answer { best, overran: false };
         }
+        stop.store(true, Ordering::Relaxed);
+        self.busy = Some(handle);
+        let info = last.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        let best = info.as_ref().and_then(|i| i.pv.first().copied()).or_else(|| fallback(root));
+        Answer { best, overran: true }
     }
 }
 
