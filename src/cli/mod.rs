@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
 mod batch;
+mod ataxx;
 mod bench;
 mod compare;
 mod dataset;
@@ -42,6 +43,9 @@ enum Command {
     Dataset(dataset::DatasetArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
+    /// The Ataxx player: arbiter protocol, UAI, match referee, openings.
+    #[command(subcommand)]
+    Ataxx(ataxx::AtaxxArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -88,6 +92,7 @@ pub fn main() -> ExitCode {
         Command::Report(args) => report::run(&args),
         Command::Dataset(args) => dataset::run(&args),
         Command::Gipf(args) => gipf::run(&args),
+        Command::Ataxx(args) => ataxx::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

@@ -50,13 +50,16 @@
 //! assert_eq!(pos.format_position(), "x5o/7/7/7/7/7/o5x x 0 1");
 //! ```
 
+pub mod elo;
 mod eval;
 mod moves;
 mod notation;
 mod perft;
+pub mod record;
 mod tables;
 #[cfg(test)]
 mod tests;
+pub mod timeman;
 
 use arrayvec::ArrayVec;
 

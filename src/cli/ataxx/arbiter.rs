@@ -1,0 +1,233 @@
+//! `bitsolve ataxx arbiter`: one game under the assignment's protocol, Polish rules.
+//!
+//! Input lines: `czarne <ms>` (we are black, `x`, and move first) or `biale <ms>` (white, `o`),
+//! with the whole game's time in milliseconds; then `<move> <ms>`: the opponent's move as
+//! `<from><to>` and our time left; finally `koniec`. Each answer is one `<from><to>` line,
+//! flushed at once. A bad line is reported on stderr and changes nothing.
+
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use bitsolve::games::ataxx::record::GameRecord;
+use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::search::engine::SearchLimits;
+use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
+
+use super::EngineArgs;
+use super::watchdog::{Searcher, fallback};
+
+/// Arguments of `bitsolve ataxx arbiter`.
+#[derive(clap::Args, Debug)]
+pub struct ArbiterArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Start from this FEN instead of the standard start (for tests and research).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print one line per finished search iteration on stderr.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// The player's state between lines.
+struct Session {
+    start: AtaxxPolish,
+    game: GameRecord<true>,
+    /// Our colour, once the first line has told it.
+    colour: Option<Player>,
+    /// Our clock as last told by the arbiter, and when we were told.
+    clock: Duration,
+    searcher: Searcher<AtaxxPolish>,
+    lag: LagTracker,
+    args: EngineArgs,
+    verbose: bool,
+}
+
+/// How long after the hard limit the watchdog answers without the engine.
+const WATCHDOG_SLACK: Duration = Duration::from_millis(5);
+
+/// What to do after a line.
+enum Step {
+    Continue,
+    Quit,
+}
+
+/// Runs the protocol on stdin until `koniec` or the end of input.
+pub fn run(args: &ArbiterArgs) -> anyhow::Result<ExitCode> {
+    let start = match &args.fen {
+        Some(fen) => AtaxxPolish::parse_position(fen)
+            .map_err(|e| anyhow::anyhow!("invalid --fen `{fen}`: {e}"))?,
+        None => AtaxxPolish::startpos(),
+    };
+    let mut session = Session {
+        game: GameRecord::new(start.clone()),
+        start,
+        colour: None,
+        clock: Duration::ZERO,
+        searcher: Searcher::new(&args.engine.options()),
+        lag: LagTracker::default(),
+        args: args.engine.clone(),
+        verbose: args.verbose,
+    };
+    let stdin = io::stdin();
+    let mut out = io::stdout();
+    for line in stdin.lock().lines() {
+        let received = Instant::now();
+        let line = line?;
+        match session.line(line.trim(), received, &mut out) {
+            Ok(Step::Continue) => {}
+            Ok(Step::Quit) => break,
+            Err(message) => eprintln!("arbiter: {message} (line {line:?} ignored)"),
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads a millisecond count.
+fn parse_ms(word: Option<&str>) -> Result<Duration, String> {
+    let word = word.ok_or("missing time in milliseconds")?;
+    word.parse::<u64>().map(Duration::from_millis).map_err(|_| format!("bad time {word:?}"))
+}
+
+impl Session {
+    /// Handles one input line; an error leaves the state as it was.
+    fn line(
+        &mut self,
+        line: &str,
+        received: Instant,
+        out: &mut impl Write,
+    ) -> Result<Step, String> {
+        let mut words = line.split_whitespace();
+        let Some(first) = words.next() else { return Ok(Step::Continue) };
+        match first {
+            "koniec" => return Ok(Step::Quit),
+            "czarne" | "biale" => {
+                let clock = parse_ms(words.next())?;
+                if let Some(extra) = words.next() {
+                    return Err(format!("unexpected {extra:?} after the time"));
+                }
+                let colour = if first == "czarne" { Player::First } else { Player::Second };
+                self.game = GameRecord::new(self.start.clone());
+                self.searcher.clear();
+                self.colour = Some(colour);
+                self.lag = LagTracker::default();
+                self.clock = clock;
+                if self.game.position().side_to_move() == colour {
+                    self.answer(received, out)?;
+                }
+            }
+            _ => {
+                let Some(colour) = self.colour else {
+                    return Err("a move before `czarne <ms>` or `biale <ms>`".into());
+                };
+                if self.game.position().side_to_move() == colour {
+                    return Err(format!("a move for the opponent, but it is our turn ({first})"));
+                }
+                let clock = match words.next() {
+                    Some(w) => Some(parse_ms(Some(w))?),
+                    None => None,
+                };
+                if let Some(extra) = words.next() {
+                    return Err(format!("unexpected {extra:?} after the time"));
+                }
+                if first.len() != 4 {
+                    return Err(format!("expected a move <from><to> such as a7a6, got {first:?}"));
+                }
+                let mut next = self.game.clone();
+                next.play_text(first).map_err(|e| e.to_string())?;
+                self.game = next;
+                match clock {
+                    Some(c) => {
+                        self.lag.told(c);
+                        self.clock = c;
+                    }
+                    None => eprintln!("arbiter: no time given with the move; using our own count"),
+                }
+                self.answer(received, out)?;
+            }
+        }
+        Ok(Step::Continue)
+    }
+
+    /// Searches the current position within the time budget, plays and prints the move.
+    fn answer(&mut self, received: Instant, out: &mut impl Write) -> Result<(), String> {
+        let pos = self.game.position().clone();
+        let mut moves = <AtaxxPolish as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            let why = self
+                .game
+                .adjudicate()
+                .map_or("no legal move".into(), |(r, t)| format!("{} ({t})", r.pgn()));
+            eprintln!("arbiter: no move to play: {why}");
+            return Ok(());
+        }
+        let clock = TimeControl { left: self.clock, increment: Duration::ZERO };
+        if timeman::is_panic(&clock) {
+            let mv = fallback(&pos).unwrap_or(moves[0]);
+            return self.send(&pos, mv, received, out);
+        }
+        let budget = timeman::budget_with_lag(&clock, pos.empties().count(), self.lag.per_move());
+        let limits = SearchLimits {
+            soft_time: Some(budget.soft),
+            hard_time: Some(budget.hard),
+            depth: self.args.depth,
+            nodes: self.args.nodes,
+            stop: None,
+        };
+        let verbose = self.verbose;
+        if verbose {
+            eprintln!(
+                "clock {} ms, lag {} ms/move, budget {}..{} ms",
+                self.clock.as_millis(),
+                self.lag.per_move().as_millis(),
+                budget.soft.as_millis(),
+                budget.hard.as_millis()
+            );
+        }
+        // The engine is stopped at its hard limit; the watchdog answers shortly after it in any
+        // case, always before the reserve is touched.
+        let since = received.elapsed();
+        let deadline = (budget.hard + WATCHDOG_SLACK)
+            .min(self.clock.saturating_sub(timeman::MIN_RESERVE / 2))
+            .saturating_sub(since)
+            .max(Duration::from_millis(1));
+        let answer =
+            self.searcher.search(&pos, self.game.history(), limits, Some(deadline), move |info| {
+                if verbose {
+                    eprintln!(
+                        "info depth {} score {} nodes {} time {}",
+                        info.depth,
+                        info.score,
+                        info.nodes,
+                        info.elapsed.as_millis()
+                    );
+                }
+            });
+        if answer.overran {
+            eprintln!(
+                "arbiter: the engine ran past its deadline; answering with its last best move"
+            );
+        }
+        let mv = answer.best.filter(|&m| pos.is_legal(m)).unwrap_or(moves[0]);
+        self.send(&pos, mv, received, out)
+    }
+
+    /// Plays `mv` (legal in `pos`, the current position), prints it as `<from><to>` and
+    /// counts the time since the request was `received`.
+    fn send(
+        &mut self,
+        pos: &AtaxxPolish,
+        mv: AtaxxMove,
+        received: Instant,
+        out: &mut impl Write,
+    ) -> Result<(), String> {
+        let text = pos.format_move_long(mv);
+        self.game.play(mv).map_err(|e| format!("internal error: {e}"))?;
+        writeln!(out, "{text}").and_then(|()| out.flush()).map_err(|e| e.to_string())?;
+        self.clock = self.clock.saturating_sub(received.elapsed());
+        self.lag.answered(self.clock);
+        Ok(())
+    }
+}

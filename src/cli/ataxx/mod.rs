@@ -1,0 +1,60 @@
+//! `bitsolve ataxx ...`: the Ataxx player front ends (the assignment's arbiter protocol and UAI),
+//! the match referee, and the opening generator.
+
+mod arbiter;
+mod openings;
+mod players;
+mod referee;
+mod uai;
+mod watchdog;
+
+use std::process::ExitCode;
+
+use bitsolve::search::engine::EngineOptions;
+
+/// The Ataxx player commands.
+#[derive(clap::Subcommand, Debug)]
+pub enum AtaxxArgs {
+    /// Plays one game under the assignment's arbiter protocol (Polish rules) on stdin/stdout.
+    Arbiter(arbiter::ArbiterArgs),
+    /// Speaks UAI (Universal Ataxx Interface) on stdin/stdout.
+    Uai(uai::UaiArgs),
+    /// Referee: plays two engines against each other and reports the score and Elo.
+    Match(referee::MatchArgs),
+    /// Writes an openings file: distinct positions reached by random plies from the start.
+    Openings(openings::OpeningsArgs),
+}
+
+/// Runs an Ataxx command.
+pub fn run(args: &AtaxxArgs) -> anyhow::Result<ExitCode> {
+    match args {
+        AtaxxArgs::Arbiter(a) => arbiter::run(a),
+        AtaxxArgs::Uai(a) => uai::run(a),
+        AtaxxArgs::Match(a) => referee::run(a),
+        AtaxxArgs::Openings(a) => openings::run(a),
+    }
+}
+
+/// Engine settings shared by the arbiter and UAI front ends.
+#[derive(clap::Args, Debug, Clone)]
+pub struct EngineArgs {
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash: u32,
+    /// Never search deeper than this many plies (a weaker reference player).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    depth: Option<u32>,
+    /// Never search more than about this many nodes per move (a weaker reference player).
+    #[arg(long)]
+    nodes: Option<u64>,
+}
+
+impl EngineArgs {
+    /// The engine options these flags ask for.
+    fn options(&self) -> EngineOptions {
+        EngineOptions { threads: usize::from(self.threads), hash_mib: self.hash as usize }
+    }
+}

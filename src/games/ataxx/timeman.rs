@@ -1,0 +1,186 @@
+//! Time management: how long one move may think, from the clock.
+//!
+//! The budget follows the usual scheme: keep a safety reserve for process and pipe latency,
+//! divide the rest by an estimate of the moves still to play, add most of the increment, and
+//! allow a hard limit a few times the average but never more than a fraction of what is left.
+//! An Ataxx game on a board with `e` empty squares lasts at least about `e` more plies when
+//! every move is a clone (each clone fills one square), so the side to move plays about `e / 2`
+//! more moves; but jumps make games much longer (games of 80 plies from the start are common
+//! against a greedy player), so the estimate is `e + 8` of our moves: time left at the end is
+//! wasted, time missing at the end loses the game.
+//!
+//! ```
+//! use std::time::Duration;
+//! use bitsolve::games::ataxx::timeman::{TimeControl, budget};
+//! let tc = TimeControl { left: Duration::from_millis(1000), increment: Duration::ZERO };
+//! let b = budget(&tc, 45);
+//! assert!(b.hard <= Duration::from_millis(125) && b.soft <= b.hard);
+//! ```
+
+use std::time::Duration;
+
+/// The clock of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time left on the clock.
+    pub left: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+}
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start a new iteration after this.
+    pub soft: Duration,
+    /// Stop the search at this point whatever happens.
+    pub hard: Duration,
+}
+
+/// Time always kept back for process start, pipes and the operating system's scheduling.
+pub const MIN_RESERVE: Duration = Duration::from_millis(25);
+
+/// Below this much time left, answer at once without searching: on a loaded machine one
+/// scheduling stall of the process costs tens of milliseconds, and that is all the clock has.
+pub const PANIC: Duration = Duration::from_millis(80);
+
+/// Whether the clock is so low that the move should come without a search (see [`PANIC`]).
+pub fn is_panic(clock: &TimeControl) -> bool {
+    clock.left + clock.increment / 2 < PANIC
+}
+
+/// Expected number of moves the side to move still plays, with `empties` empty squares (a
+/// deliberate overestimate: see the module docs).
+pub fn expected_moves_left(empties: u32) -> u32 {
+    empties + 8
+}
+
+/// The budget for one move with `empties` empty squares on the board.
+///
+/// The reserve is [`MIN_RESERVE`] plus 20% of the time left; the average share is the rest
+/// divided by [`expected_moves_left`] plus 3/4 of the increment; the soft limit is half the
+/// share and the hard limit twice the share, capped at an eighth of the usable time.
+/// Both limits are at least 1 ms, so a move is always produced even with almost no time left.
+pub fn budget(clock: &TimeControl, empties: u32) -> Budget {
+    budget_with_lag(clock, empties, Duration::ZERO)
+}
+
+/// As [`budget`], with `lag` per move that the opponent's clock charges us beyond our own
+/// thinking (pipes, process scheduling on a loaded machine: see [`LagTracker`]); the lag of
+/// every expected move is kept back as well.
+pub fn budget_with_lag(clock: &TimeControl, empties: u32, lag: Duration) -> Budget {
+    let moves = expected_moves_left(empties);
+    let reserve = MIN_RESERVE + clock.left / 5 + lag * moves;
+    let usable = clock.left.saturating_sub(reserve);
+    let share = usable / moves + clock.increment * 3 / 4;
+    let hard = (share * 2).min(usable / 8 + clock.increment / 2).max(Duration::from_millis(1));
+    let soft = (share / 2).min(hard).max(Duration::from_millis(1));
+    Budget { soft, hard }
+}
+
+/// Learns how much more the clock keeper charges per move than the time we spend between
+/// reading a request and writing the answer.
+///
+/// After each answer, [`LagTracker::answered`] records what our clock should read; when the
+/// next request tells the real value, [`LagTracker::told`] takes the difference as one
+/// measurement. The estimate follows rises at once and falls slowly.
+#[derive(Clone, Debug)]
+pub struct LagTracker {
+    estimate: Duration,
+    expected: Option<Duration>,
+}
+
+impl Default for LagTracker {
+    fn default() -> Self {
+        LagTracker { estimate: Duration::from_millis(1), expected: None }
+    }
+}
+
+impl LagTracker {
+    /// Our own count of the clock right after answering (time left minus our thinking, plus
+    /// the increment).
+    pub fn answered(&mut self, clock_after: Duration) {
+        self.expected = Some(clock_after);
+    }
+
+    /// The clock the keeper reports with the next request.
+    pub fn told(&mut self, reported: Duration) {
+        if let Some(expected) = self.expected.take() {
+            let lag = expected.saturating_sub(reported);
+            self.estimate = lag.max(self.estimate * 4 / 5 + lag / 5);
+        }
+    }
+
+    /// The current estimate of the lag per move.
+    pub fn per_move(&self) -> Duration {
+        self.estimate
+    }
+}
+
+/// The budget for a fixed time per move (`go movetime`): everything but a small safety margin.
+pub fn fixed(movetime: Duration) -> Budget {
+    let margin = (movetime / 20).min(Duration::from_millis(20));
+    let hard = movetime.saturating_sub(margin).max(Duration::from_millis(1));
+    Budget { soft: hard, hard }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn never_more_than_an_eighth_of_the_clock() {
+        for left in [0, 1, 5, 20, 100, 1000, 60_000] {
+            for empties in [0, 1, 10, 45] {
+                let b = budget(&TimeControl { left: ms(left), increment: Duration::ZERO }, empties);
+                assert!(b.soft <= b.hard);
+                assert!(b.hard <= ms(left / 8).max(ms(1)), "{left} ms, {empties}: {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_whole_game_fits_in_the_clock() {
+        // Spend the hard limit every move (the worst case) and check the clock never runs out.
+        let mut left = ms(1000);
+        for ply in 0..200u32 {
+            let empties = 45u32.saturating_sub(ply / 2);
+            let b = budget(&TimeControl { left, increment: Duration::ZERO }, empties);
+            assert!(b.hard < left, "ply {ply}: {b:?} with {left:?} left");
+            left -= b.hard;
+        }
+    }
+
+    #[test]
+    fn increment_is_used() {
+        let without = budget(&TimeControl { left: ms(1000), increment: Duration::ZERO }, 40);
+        let with = budget(&TimeControl { left: ms(1000), increment: ms(100) }, 40);
+        assert!(with.soft > without.soft);
+    }
+
+    #[test]
+    fn lag_is_learnt_and_kept_back() {
+        let mut lag = LagTracker::default();
+        lag.answered(ms(900));
+        lag.told(ms(880));
+        assert_eq!(lag.per_move(), ms(20));
+        lag.answered(ms(800));
+        lag.told(ms(800));
+        assert_eq!(lag.per_move(), ms(16));
+        let clock = TimeControl { left: ms(500), increment: Duration::ZERO };
+        assert!(budget_with_lag(&clock, 20, ms(16)).hard < budget(&clock, 20).hard);
+        // With less time than the lag of the remaining moves, answer at once.
+        assert_eq!(budget_with_lag(&clock, 20, ms(40)).hard, ms(1));
+    }
+
+    #[test]
+    fn movetime_keeps_a_margin() {
+        assert_eq!(fixed(ms(100)).hard, ms(95));
+        assert_eq!(fixed(ms(1000)).hard, ms(980));
+        assert_eq!(fixed(Duration::ZERO).hard, ms(1));
+    }
+}
