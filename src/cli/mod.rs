@@ -4,6 +4,7 @@ mod bench;
 mod gipf;
 mod perft;
 mod solve;
+mod szochy;
 
 use std::process::ExitCode;
 
@@ -28,6 +29,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
+    /// Szochy: the official test format or one instance, by maximum matching.
+    Szochy(szochy::SzochyArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -70,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Gipf(args) => gipf::run(&args),
+        Command::Szochy(args) => szochy::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {
