@@ -312,13 +312,26 @@ pub fn maximum_matching(g: &Csr) -> Matching {
 /// Whether every maximum matching of `g` covers `v`, i.e. `nu(g - v) < nu(g)`, given a maximum
 /// matching `m` of `g`: one augmenting-path search from `v`'s mate with `v` deleted.
 pub fn covered_by_every_maximum_matching(g: &Csr, m: &Matching, v: u32) -> bool {
-    let Some(u) = m.mate(v) else { return false };
+    matching_missing(g, m, v).is_none()
+}
+
+/// A maximum matching of `g` that leaves `v` exposed, if there is one (given a maximum matching
+/// `m`): `m` itself if it misses `v`, else `m` minus `v`'s edge plus the augmenting path found
+/// from `v`'s mate in `g - v`. `None`: every maximum matching covers `v`.
+pub fn matching_missing(g: &Csr, m: &Matching, v: u32) -> Option<Matching> {
+    let Some(u) = m.mate(v) else { return Some(m.clone()) };
     let mut mate = m.mate.clone();
     mate[u as usize] = NONE;
     mate[v as usize] = NONE;
     let mut forest = Forest::new(g, mate);
     forest.dead[v as usize] = true;
-    !matches!(forest.grow(&[u]), Grown::Exposed(_))
+    match forest.grow(&[u]) {
+        Grown::Exposed(w) => {
+            forest.augment(w);
+            Some(Matching { mate: forest.mate, size: m.size })
+        }
+        Grown::Hungarian | Grown::Touching => None,
+    }
 }
 
 /// The Gallai-Edmonds class of every vertex, given a maximum matching `m` of `g`.
@@ -390,6 +403,11 @@ mod tests {
             for v in 0..n as u32 {
                 let in_every = brute_nu(&g, 1 << v) < nu;
                 assert_eq!(covered_by_every_maximum_matching(&g, &m, v), in_every, "round {round}");
+                if let Some(other) = matching_missing(&g, &m, v) {
+                    assert!(
+                        other.is_valid_for(&g) && other.size() == nu && other.mate(v).is_none()
+                    );
+                }
                 assert_eq!(classes[v as usize] != GallaiEdmonds::D, in_every, "round {round}");
                 if classes[v as usize] == GallaiEdmonds::A {
                     let touches_d =

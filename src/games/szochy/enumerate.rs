@@ -77,6 +77,11 @@ pub fn position_bound(board: &Board, start: &Placement) -> u128 {
 /// Enumerates the component of `start`, leaving out the positions in `excluded` (already
 /// visited in a game in progress).
 ///
+/// One pass: vertices are expanded in id (BFS) order, so each expansion appends the vertex's
+/// complete adjacency list to the CSR arrays. Within a BFS level the children are generated and
+/// looked up in parallel; keys not yet known are inserted sequentially afterwards and their ids
+/// patched in.
+///
 /// # Errors
 /// When the component has more than `max_positions` positions.
 pub fn enumerate(
@@ -90,71 +95,60 @@ pub fn enumerate(
     let mut map = KeyMap::default();
     map.insert(start_key, 0);
     let mut keys = vec![start_key];
+    let mut offsets = vec![0u64];
+    let mut targets: Vec<u32> = Vec::new();
     let mut lo = 0;
     while lo < keys.len() {
         let hi = keys.len();
         let level = &keys[lo..hi];
-        let found: Vec<Vec<u128>> = level
-            .par_chunks(2048)
+        let chunk_size = (level.len() / (4 * rayon::current_num_threads())).clamp(64, 8192);
+        let parts: Vec<(Vec<u32>, Vec<u32>, Vec<(u32, u128)>)> = level
+            .par_chunks(chunk_size)
             .map(|chunk| {
-                let mut out = Vec::new();
+                let mut degrees = Vec::with_capacity(chunk.len());
+                let mut out = Vec::with_capacity(chunk.len() * 8);
+                let mut fresh = Vec::new();
                 for &k in chunk {
-                    let pl = decode(k, &counts);
-                    board.for_each_child(&pl, |_, child| {
+                    let before = out.len();
+                    board.for_each_child(&decode(k, &counts), |_, child| {
                         let ck = encode(child);
-                        if !map.contains_key(&ck) && !excluded.contains(&ck) {
-                            out.push(ck);
+                        if let Some(&id) = map.get(&ck) {
+                            out.push(id);
+                        } else if !excluded.contains(&ck) {
+                            fresh.push((out.len() as u32, ck));
+                            out.push(NONE_ID);
                         }
                     });
+                    degrees.push((out.len() - before) as u32);
                 }
-                out
+                (degrees, out, fresh)
             })
             .collect();
-        for ck in found.into_iter().flatten() {
-            if let std::collections::hash_map::Entry::Vacant(e) = map.entry(ck) {
-                if keys.len() >= max_positions {
-                    return Err(format!(
-                        "more than {max_positions} positions (raise --max-positions)"
-                    ));
+        for (degrees, mut out, fresh) in parts {
+            for (at, ck) in fresh {
+                let next = keys.len() as u32;
+                let id = *map.entry(ck).or_insert(next);
+                if id == next {
+                    if keys.len() >= max_positions {
+                        return Err(format!(
+                            "more than {max_positions} positions (raise --max-positions)"
+                        ));
+                    }
+                    keys.push(ck);
                 }
-                e.insert(keys.len() as u32);
-                keys.push(ck);
+                out[at as usize] = id;
             }
+            for d in degrees {
+                offsets.push(offsets.last().unwrap() + u64::from(d));
+            }
+            targets.extend_from_slice(&out);
         }
         lo = hi;
     }
-    let graph = build_edges(board, &keys, &map, &counts);
+    drop(map);
+    let graph = Csr::from_parts(offsets, targets).expect("consistent CSR");
     Ok(Enumerated { keys, graph })
 }
 
-/// The CSR adjacency of the enumerated vertices.
-fn build_edges(board: &Board, keys: &[u128], map: &KeyMap, counts: &[u8; 5]) -> Csr {
-    let parts: Vec<(Vec<u32>, Vec<u32>)> = keys
-        .par_chunks(4096)
-        .map(|chunk| {
-            let mut degrees = Vec::with_capacity(chunk.len());
-            let mut targets = Vec::new();
-            for &k in chunk {
-                let before = targets.len();
-                board.for_each_child(&decode(k, counts), |_, child| {
-                    if let Some(&id) = map.get(&encode(child)) {
-                        targets.push(id);
-                    }
-                });
-                degrees.push((targets.len() - before) as u32);
-            }
-            (degrees, targets)
-        })
-        .collect();
-    let total: usize = parts.iter().map(|p| p.1.len()).sum();
-    let mut offsets = Vec::with_capacity(keys.len() + 1);
-    let mut targets = Vec::with_capacity(total);
-    offsets.push(0u64);
-    for (degrees, t) in parts {
-        for d in degrees {
-            offsets.push(offsets.last().unwrap() + u64::from(d));
-        }
-        targets.extend_from_slice(&t);
-    }
-    Csr::from_parts(offsets, targets).expect("consistent CSR")
-}
+/// Placeholder for an id not yet assigned.
+const NONE_ID: u32 = u32::MAX;

@@ -70,7 +70,7 @@ pub struct Solution {
     pub matching_time: Duration,
     /// The enumerated graph (vertex 0 is the start).
     pub graph: enumerate::Enumerated,
-    /// The maximum matching found.
+    /// A maximum matching; it misses the start when the second player wins.
     pub matching: Matching,
     counts: [u8; 5],
 }
@@ -86,7 +86,11 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Solution, String
     let enumerate_time = t0.elapsed();
     let t1 = Instant::now();
     let m = matching::maximum_matching(&graph.graph);
-    let first_player_wins = matching::covered_by_every_maximum_matching(&graph.graph, &m, 0);
+    // A maximum matching that misses the start exists iff the second player wins; it is then
+    // the second player's strategy, so keep it for the line of play.
+    let missing = matching::matching_missing(&graph.graph, &m, 0);
+    let first_player_wins = missing.is_none();
+    let m = missing.unwrap_or(m);
     let matching_time = t1.elapsed();
     Ok(Solution {
         first_player_wins,
@@ -102,8 +106,9 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Solution, String
 }
 
 impl Solution {
-    /// A game played from the start: the winner always moves along the maximum matching (which
-    /// is a winning strategy), the loser takes its first open move. Returns the moves played.
+    /// A game played from the start: the winner always moves along the maximum matching (one
+    /// that misses the start when the second player wins: a winning strategy either way), the
+    /// loser takes its first open move. Returns the moves played.
     pub fn winning_line(&self) -> Vec<SzochyMove> {
         let g = &self.graph.graph;
         let mut visited = vec![false; g.vertex_count()];
