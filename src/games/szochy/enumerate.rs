@@ -37,6 +37,90 @@ impl Hasher for KeyHasher {
 /// Map from packed key to dense id.
 pub type KeyMap = HashMap<u128, u32, BuildHasherDefault<KeyHasher>>;
 
+/// Dense ids by perfect ranking: a placement's index is the mixed-radix combination of each
+/// type's colex rank among all squares (placements with two pieces on a square are never
+/// indexed). Used when that index space is small enough for an array of ids; replaces hashing
+/// by one array access.
+#[derive(Clone, Debug)]
+pub struct Ranker {
+    binom: Vec<[u64; 19]>,
+    strides: [u64; 5],
+    space: u64,
+}
+
+/// Largest index space (entries of 4 bytes) given an array of ids.
+pub const DENSE_LIMIT: u64 = 1 << 29;
+
+impl Ranker {
+    /// A ranker for `squares` squares and `counts` pieces per type, if the space fits
+    /// [`DENSE_LIMIT`].
+    pub fn new(squares: u32, counts: &[u8; 5]) -> Option<Ranker> {
+        let mut binom = vec![[0u64; 19]; squares as usize + 1];
+        for n in 0..=squares as usize {
+            binom[n][0] = 1;
+            for k in 1..19 {
+                binom[n][k] = if n == 0 { 0 } else { binom[n - 1][k - 1].saturating_add(binom[n - 1][k]) };
+            }
+        }
+        let mut strides = [0u64; 5];
+        let mut space: u64 = 1;
+        for t in 0..5 {
+            strides[t] = space;
+            space = space.checked_mul(binom[squares as usize][counts[t] as usize])?;
+        }
+        (space <= DENSE_LIMIT).then_some(Ranker { binom, strides, space })
+    }
+
+    /// The index of a placement.
+    #[inline]
+    pub fn rank(&self, pl: &Placement) -> u64 {
+        let mut r = 0;
+        for (t, &bb) in pl.iter().enumerate() {
+            let mut set = bb;
+            let mut i = 1;
+            let mut c = 0;
+            while set != 0 {
+                c += self.binom[set.trailing_zeros() as usize][i];
+                set &= set - 1;
+                i += 1;
+            }
+            r += c * self.strides[t];
+        }
+        r
+    }
+}
+
+/// Key to id: an array over ranks, or a hash map.
+enum Index {
+    Dense(Ranker, Vec<u32>),
+    Hash(KeyMap),
+}
+
+impl Index {
+    #[inline]
+    fn get(&self, key: u128, pl: &Placement) -> Option<u32> {
+        match self {
+            Index::Dense(r, ids) => Some(ids[r.rank(pl) as usize]).filter(|&id| id != NONE_ID),
+            Index::Hash(map) => map.get(&key).copied(),
+        }
+    }
+
+    /// The id of `key`, inserting `next` if it has none.
+    #[inline]
+    fn get_or_insert(&mut self, key: u128, counts: &[u8; 5], next: u32) -> u32 {
+        match self {
+            Index::Dense(r, ids) => {
+                let slot = &mut ids[r.rank(&decode(key, counts)) as usize];
+                if *slot == NONE_ID {
+                    *slot = next;
+                }
+                *slot
+            }
+            Index::Hash(map) => *map.entry(key).or_insert(next),
+        }
+    }
+}
+
 /// The enumerated component.
 #[derive(Clone, Debug)]
 pub struct Enumerated {
@@ -92,8 +176,18 @@ pub fn enumerate(
 ) -> Result<Enumerated, String> {
     let counts = super::board::counts(start);
     let start_key = encode(start);
-    let mut map = KeyMap::default();
-    map.insert(start_key, 0);
+    let mut map = match Ranker::new(board.squares(), &counts) {
+        Some(r) => {
+            let mut ids = vec![NONE_ID; r.space as usize];
+            ids[r.rank(start) as usize] = 0;
+            Index::Dense(r, ids)
+        }
+        None => {
+            let mut m = KeyMap::default();
+            m.insert(start_key, 0);
+            Index::Hash(m)
+        }
+    };
     let mut keys = vec![start_key];
     let mut offsets = vec![0u64];
     let mut targets: Vec<u32> = Vec::new();
@@ -112,7 +206,7 @@ pub fn enumerate(
                     let before = out.len();
                     board.for_each_child(&decode(k, &counts), |_, child| {
                         let ck = encode(child);
-                        if let Some(&id) = map.get(&ck) {
+                        if let Some(id) = map.get(ck, child) {
                             out.push(id);
                         } else if !excluded.contains(&ck) {
                             fresh.push((out.len() as u32, ck));
@@ -127,7 +221,7 @@ pub fn enumerate(
         for (degrees, mut out, fresh) in parts {
             for (at, ck) in fresh {
                 let next = keys.len() as u32;
-                let id = *map.entry(ck).or_insert(next);
+                let id = map.get_or_insert(ck, &counts, next);
                 if id == next {
                     if keys.len() >= max_positions {
                         return Err(format!(
