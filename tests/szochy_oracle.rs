@@ -51,7 +51,7 @@ fn matching_agrees_with_brute_force_on_random_boards() {
         checked += 1;
         // A game in progress: a random move or two, then the matching solver through the Game
         // trait (the graph minus the visited positions) against the oracle.
-        for _ in 0..1 + rng.next_key() % 2 {
+        for _ in 0..=(rng.next_key() % 2) {
             let mut moves = Vec::new();
             game.generate_moves(&mut moves);
             if moves.is_empty() {

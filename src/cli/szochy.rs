@@ -57,8 +57,7 @@ fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
         let (mut correct, mut wrong, mut errors) = (0, 0, 0);
         for case in &cases {
             let mut json = format!("{{\"test\": {}", case.test);
-            match case.instance().and_then(|inst| solve_one(&inst, &options, args.line, &mut json))
-            {
+            match case.instance().and_then(|inst| solve_one(&inst, options, args.line, &mut json)) {
                 Ok(wins) => match case.expected {
                     Some(e) if e == wins => correct += 1,
                     Some(_) => wrong += 1,
@@ -92,7 +91,7 @@ fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
     }
     let mut json = String::from("{\"instance\": ");
     json.push_str(&serde_json::Value::from(inst.to_line()).to_string());
-    solve_one(&inst, &options, args.line, &mut json).map_err(anyhow::Error::msg)?;
+    solve_one(&inst, options, args.line, &mut json).map_err(anyhow::Error::msg)?;
     println!("{json}}}");
     Ok(ExitCode::SUCCESS)
 }
@@ -100,7 +99,7 @@ fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
 /// Solves `inst`, appending the JSON fields to `json`; returns whether the first player wins.
 fn solve_one(
     inst: &Instance,
-    options: &SolveOptions,
+    options: SolveOptions,
     line: bool,
     json: &mut String,
 ) -> Result<bool, String> {
@@ -119,7 +118,7 @@ fn solve_one(
             bytes as f64 / f64::from(1u32 << 30)
         );
     }
-    let s = solve(inst, options)?;
+    let s = solve(inst, &options)?;
     let _ = write!(
         json,
         ", \"first_player_wins\": {}, \"positions\": {}, \"moves\": {}, \"matching\": {}, \"enumerate_ms\": {:.3}, \"matching_ms\": {:.3}, \"millis\": {:.3}",

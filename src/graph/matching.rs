@@ -27,6 +27,8 @@
 //! assert!(!covered_by_every_maximum_matching(&g, &m, 0));
 //! ```
 
+#![allow(clippy::many_single_char_names)] // graph and board notation: g, m, n, u, v, w
+
 use super::{Csr, NONE};
 
 /// A matching: each vertex's mate or none.

@@ -1,5 +1,7 @@
 //! The board of one szochy instance: size, holes, and precomputed move tables.
 
+#![allow(clippy::many_single_char_names)] // graph and board notation: g, m, n, u, v, w
+
 use std::fmt::Write as _;
 
 /// Largest board (squares), so a set of squares fits a `u128`.
@@ -290,7 +292,7 @@ pub fn move_between(a: &Placement, b: &Placement) -> Option<SzochyMove> {
     let t = (0..5).find(|&t| a[t] != b[t])?;
     let from = a[t] & !b[t];
     let to = b[t] & !a[t];
-    (from.count_ones() == 1 && to.count_ones() == 1).then(|| SzochyMove {
+    (from.is_power_of_two() && to.is_power_of_two()).then(|| SzochyMove {
         piece: t as u8,
         from: from.trailing_zeros() as u8,
         to: to.trailing_zeros() as u8,

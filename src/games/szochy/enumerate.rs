@@ -59,7 +59,8 @@ impl Ranker {
         for n in 0..=squares as usize {
             binom[n][0] = 1;
             for k in 1..19 {
-                binom[n][k] = if n == 0 { 0 } else { binom[n - 1][k - 1].saturating_add(binom[n - 1][k]) };
+                binom[n][k] =
+                    if n == 0 { 0 } else { binom[n - 1][k - 1].saturating_add(binom[n - 1][k]) };
             }
         }
         let mut strides = [0u64; 5];
@@ -107,10 +108,10 @@ impl Index {
 
     /// The id of `key`, inserting `next` if it has none.
     #[inline]
-    fn get_or_insert(&mut self, key: u128, counts: &[u8; 5], next: u32) -> u32 {
+    fn get_or_insert(&mut self, key: u128, counts: [u8; 5], next: u32) -> u32 {
         match self {
             Index::Dense(r, ids) => {
-                let slot = &mut ids[r.rank(&decode(key, counts)) as usize];
+                let slot = &mut ids[r.rank(&decode(key, &counts)) as usize];
                 if *slot == NONE_ID {
                     *slot = next;
                 }
@@ -168,25 +169,22 @@ pub fn position_bound(board: &Board, start: &Placement) -> u128 {
 ///
 /// # Errors
 /// When the component has more than `max_positions` positions.
-pub fn enumerate(
+pub fn enumerate<S: std::hash::BuildHasher + Sync>(
     board: &Board,
     start: &Placement,
-    excluded: &HashSet<u128>,
+    excluded: &HashSet<u128, S>,
     max_positions: usize,
 ) -> Result<Enumerated, String> {
     let counts = super::board::counts(start);
     let start_key = encode(start);
-    let mut map = match Ranker::new(board.squares(), &counts) {
-        Some(r) => {
-            let mut ids = vec![NONE_ID; r.space as usize];
-            ids[r.rank(start) as usize] = 0;
-            Index::Dense(r, ids)
-        }
-        None => {
-            let mut m = KeyMap::default();
-            m.insert(start_key, 0);
-            Index::Hash(m)
-        }
+    let mut map = if let Some(r) = Ranker::new(board.squares(), &counts) {
+        let mut ids = vec![NONE_ID; r.space as usize];
+        ids[r.rank(start) as usize] = 0;
+        Index::Dense(r, ids)
+    } else {
+        let mut m = KeyMap::default();
+        m.insert(start_key, 0);
+        Index::Hash(m)
     };
     let mut keys = vec![start_key];
     let mut offsets = vec![0u64];
@@ -196,7 +194,7 @@ pub fn enumerate(
         let hi = keys.len();
         let level = &keys[lo..hi];
         let chunk_size = (level.len() / (4 * rayon::current_num_threads())).clamp(64, 8192);
-        let parts: Vec<(Vec<u32>, Vec<u32>, Vec<(u32, u128)>)> = level
+        let parts: Vec<LevelPart> = level
             .par_chunks(chunk_size)
             .map(|chunk| {
                 let mut degrees = Vec::with_capacity(chunk.len());
@@ -221,7 +219,7 @@ pub fn enumerate(
         for (degrees, mut out, fresh) in parts {
             for (at, ck) in fresh {
                 let next = keys.len() as u32;
-                let id = map.get_or_insert(ck, &counts, next);
+                let id = map.get_or_insert(ck, counts, next);
                 if id == next {
                     if keys.len() >= max_positions {
                         return Err(format!(
@@ -243,6 +241,10 @@ pub fn enumerate(
     let graph = Csr::from_parts(offsets, targets).expect("consistent CSR");
     Ok(Enumerated { keys, graph })
 }
+
+/// What one chunk of a BFS level produces: degrees, adjacency (new keys as placeholders), and
+/// the new keys with their places in the adjacency.
+type LevelPart = (Vec<u32>, Vec<u32>, Vec<(u32, u128)>);
 
 /// Placeholder for an id not yet assigned.
 const NONE_ID: u32 = u32::MAX;

@@ -1,6 +1,8 @@
 //! One szochy instance as the assignment gives it (`N, M, holes, pieces`), read with the
 //! bad-data rules of the spec, and its text forms (JSON test cases, the one-line notation).
 
+#![allow(clippy::many_single_char_names)] // graph and board notation: g, m, n, u, v, w
+
 use std::sync::Arc;
 
 use super::board::{Board, MAX_PIECES, Piece, Placement};
@@ -203,7 +205,7 @@ pub fn parse_tests(text: &str) -> Result<Vec<TestCase>, String> {
         {
             match h.as_array().map(Vec::as_slice) {
                 Some([i, j]) => {
-                    holes.push((int(i, "hole coordinate", k)?, int(j, "hole coordinate", k)?))
+                    holes.push((int(i, "hole coordinate", k)?, int(j, "hole coordinate", k)?));
                 }
                 _ => return Err(format!("case {k}: a hole must be [i, j], found {h}")),
             }

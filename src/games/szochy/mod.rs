@@ -23,6 +23,8 @@
 //! assert_eq!(s.positions, 3);
 //! ```
 
+#![allow(clippy::many_single_char_names)] // graph and board notation: g, m, n, u, v, w
+
 pub mod board;
 pub mod enumerate;
 pub mod instance;
@@ -146,7 +148,7 @@ const VISITED_SALT: u64 = 0x5A0C_4E11_0000_0002;
 
 /// A game in progress: the board, the current placement and every position visited so far (the
 /// current one included). Legality depends on this history, so it is part of the state and of
-/// [`Game::hash`]: the hash is a key of the current position XORed with the XOR of keys of all
+/// [`Game::hash`]: the hash is a key of the current position, exclusive-or the keys of all
 /// visited positions, so the shared transposition table never mixes two histories.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Szochy {
