@@ -168,6 +168,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn reversible_plies(&self) -> Option<u32> {
         None
     }
+
+    /// For games that are undirected vertex geography (every move can be undone and no
+    /// position may be entered twice): the part of the position graph still open from here, for
+    /// the matching solver ([`crate::search::SolverKind::Matching`]). `None`: the game is not of
+    /// this kind (the default). `Some(Err)`: more than `max_positions` positions.
+    fn position_graph(
+        &self,
+        max_positions: usize,
+    ) -> Option<Result<crate::graph::PositionGraph<Self::Move>, String>> {
+        let _ = max_positions;
+        None
+    }
 }
 
 /// Move-path enumeration for testing move generators (perft).

@@ -5,6 +5,7 @@ pub mod dataset;
 pub mod game;
 pub mod games;
 pub mod geometry;
+pub mod graph;
 pub mod notation;
 pub mod results;
 pub mod search;

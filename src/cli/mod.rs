@@ -11,6 +11,7 @@ mod perft;
 mod plot;
 mod report;
 mod solve;
+mod szochy;
 
 use std::process::ExitCode;
 
@@ -46,6 +47,8 @@ enum Command {
     /// The Ataxx player: arbiter protocol, UAI, match referee, openings.
     #[command(subcommand)]
     Ataxx(ataxx::AtaxxArgs),
+    /// Szochy: the official test format or one instance, by maximum matching.
+    Szochy(szochy::SzochyArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -93,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Dataset(args) => dataset::run(&args),
         Command::Gipf(args) => gipf::run(&args),
         Command::Ataxx(args) => ataxx::run(&args),
+        Command::Szochy(args) => szochy::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

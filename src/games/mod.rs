@@ -3,6 +3,7 @@
 pub mod ataxx;
 pub mod digraph;
 pub mod gipf;
+pub mod szochy;
 
 use std::fmt;
 
@@ -18,18 +19,25 @@ pub enum GameKind {
     Digraph,
     /// Generalised GIPF (basic rules) on a hexagonal board of side 2 to 7.
     Gipf,
+    /// Szochy: chess pieces without captures, no position twice (undirected vertex geography).
+    Szochy,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 4] =
-        [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph, GameKind::Gipf];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Ataxx,
+        GameKind::AtaxxPolish,
+        GameKind::Digraph,
+        GameKind::Gipf,
+        GameKind::Szochy,
+    ];
 
     /// The usual start position, if the game has one.
     pub const fn start_position(self) -> Option<&'static str> {
         match self {
             GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
-            GameKind::Digraph => None,
+            GameKind::Digraph | GameKind::Szochy => None,
             GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
         }
     }
@@ -67,6 +75,17 @@ impl GameKind {
                  choice.\n\
                  Solving: a repeated position is a draw. Interactive protocol: `bitsolve gipf`."
             }
+            GameKind::Szochy => {
+                "Szochy: king, queen, bishop, knight and rook on an N x M board with holes, no \
+                 colours, no captures; either player moves any piece; a position (the placement) \
+                 may not occur twice; a player without a move loses.\n\
+                 Positions: `N M|holes|pieces[|earlier positions]`, e.g. `3 3|2,1 2,2 2,3|k1,2 q3,3` \
+                 (1-based `i,j`, `i` horizontal; earlier positions are piece lists joined by `;`). \
+                 Moves: `k1,2-2,3`.\n\
+                 Solving: `--solver matching` (maximum matching on the position graph) scales; \
+                 the search solvers carry the visited set and suit small boards. Official tests: \
+                 `bitsolve szochy --tests FILE.json`."
+            }
         }
     }
 
@@ -77,6 +96,7 @@ impl GameKind {
             GameKind::AtaxxPolish => "ataxx-polish",
             GameKind::Digraph => "digraph",
             GameKind::Gipf => "gipf",
+            GameKind::Szochy => "szochy",
         }
     }
 }
@@ -116,6 +136,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Gipf => {
                 type $G = $crate::games::gipf::Gipf;
+                $body
+            }
+            $crate::games::GameKind::Szochy => {
+                type $G = $crate::games::szochy::Szochy;
                 $body
             }
         }

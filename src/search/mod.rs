@@ -12,6 +12,7 @@ pub mod brute;
 pub mod dfpn;
 pub mod engine;
 pub mod history;
+pub mod matching;
 pub mod pns;
 pub mod tt;
 pub mod value;
@@ -160,12 +161,20 @@ pub enum SolverKind {
     Pns,
     /// Depth-first proof-number search on the shared table; several threads share the table.
     Dfpn,
+    /// Maximum matching on the position graph, for games that are undirected vertex geography
+    /// ([`Game::position_graph`]); reports `unknown` with a message for other games.
+    Matching,
 }
 
 impl SolverKind {
     /// Every solver, in a fixed order.
-    pub const ALL: [SolverKind; 4] =
-        [SolverKind::Brute, SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn];
+    pub const ALL: [SolverKind; 5] = [
+        SolverKind::Brute,
+        SolverKind::Alphabeta,
+        SolverKind::Pns,
+        SolverKind::Dfpn,
+        SolverKind::Matching,
+    ];
 
     /// The solver's name on the command line and in result files.
     pub const fn name(self) -> &'static str {
@@ -174,6 +183,7 @@ impl SolverKind {
             SolverKind::Alphabeta => "alphabeta",
             SolverKind::Pns => "pns",
             SolverKind::Dfpn => "dfpn",
+            SolverKind::Matching => "matching",
         }
     }
 }
@@ -217,6 +227,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Alphabeta => Box::new(alphabeta::AlphaBetaSolver::new(options)),
         SolverKind::Pns => Box::new(pns::PnsSolver::new(options)),
         SolverKind::Dfpn => Box::new(dfpn::DfpnSolver::new(options)),
+        SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
     }
 }
 
