@@ -2,6 +2,7 @@
 
 pub mod ataxx;
 pub mod digraph;
+pub mod geography;
 pub mod gipf;
 
 use std::fmt;
@@ -18,18 +19,25 @@ pub enum GameKind {
     Digraph,
     /// Generalised GIPF (basic rules) on a hexagonal board of side 2 to 7.
     Gipf,
+    /// Undirected edge geography: a token on a graph of up to 128 vertices.
+    Geography,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 4] =
-        [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph, GameKind::Gipf];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Ataxx,
+        GameKind::AtaxxPolish,
+        GameKind::Digraph,
+        GameKind::Gipf,
+        GameKind::Geography,
+    ];
 
     /// The usual start position, if the game has one.
     pub const fn start_position(self) -> Option<&'static str> {
         match self {
             GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
-            GameKind::Digraph => None,
+            GameKind::Digraph | GameKind::Geography => None,
             GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
         }
     }
@@ -67,6 +75,15 @@ impl GameKind {
                  choice.\n\
                  Solving: a repeated position is a draw. Interactive protocol: `bitsolve gipf`."
             }
+            GameKind::Geography => {
+                "Undirected edge geography: move the token along an edge at its vertex and delete \
+                 that edge; a side that cannot move loses.\n\
+                 Positions: the contest's `200` body `<n> <token> <m> <a1> <b1> ...`, e.g. \
+                 `3 0 2 0 1 1 2`. Moves: the target vertex.\n\
+                 Solving: exact reductions (immediate wins, bipartite components by the GF(2) \
+                 rule, token-component hashing) decide positions early, so `plies` counts to the \
+                 decided position. Contest play: `bitsolve geography`."
+            }
         }
     }
 
@@ -77,6 +94,7 @@ impl GameKind {
             GameKind::AtaxxPolish => "ataxx-polish",
             GameKind::Digraph => "digraph",
             GameKind::Gipf => "gipf",
+            GameKind::Geography => "geography",
         }
     }
 }
@@ -116,6 +134,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Gipf => {
                 type $G = $crate::games::gipf::Gipf;
+                $body
+            }
+            $crate::games::GameKind::Geography => {
+                type $G = $crate::games::geography::Geography;
                 $body
             }
         }
