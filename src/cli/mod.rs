@@ -1,6 +1,7 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
 mod bench;
+mod geography;
 mod gipf;
 mod perft;
 mod solve;
@@ -28,6 +29,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
+    /// Undirected edge geography: contest client, server and tournaments.
+    Geography(geography::GeographyArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -70,6 +73,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Gipf(args) => gipf::run(&args),
+        Command::Geography(args) => geography::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {
