@@ -54,7 +54,8 @@ fn solve_prints_the_value_first_on_its_last_line() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.lines().last().unwrap().starts_with("win "), "{text}");
-    let bad = bin().args(["solve", "--game", "geography", "--position", "3 0 1 0 7"]).output().unwrap();
+    let bad =
+        bin().args(["solve", "--game", "geography", "--position", "3 0 1 0 7"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not below"));
 }

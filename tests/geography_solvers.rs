@@ -8,7 +8,9 @@ use bitsolve::games::geography::generator::{below, random_bipartite, random_grap
 use bitsolve::games::geography::{Reductions, reductions};
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
-use bitsolve::{Game, Geography, Limits, Notation, Outcome, Solver, SolverKind, SolverOptions, make_solver};
+use bitsolve::{
+    Game, Geography, Limits, Notation, Outcome, Solver, SolverKind, SolverOptions, make_solver,
+};
 
 fn random_position(rng: &mut KeyStream, bipartite: bool) -> Geography {
     let n = 3 + below(rng, 6) as usize;

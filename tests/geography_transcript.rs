@@ -59,8 +59,13 @@ fn the_published_game_replays_under_our_rules() {
     // B's 200 is A's start after A's first move (B never sees that move as a 220).
     let mut after_first = a_start.clone();
     after_first.play(a_moves[0]);
-    let mut b_edges = b_start.remaining_edges().iter().map(|&(a, b)| (a.min(b), a.max(b))).collect::<Vec<_>>();
-    let mut a_edges = after_first.remaining_edges().iter().map(|&(a, b)| (a.min(b), a.max(b))).collect::<Vec<_>>();
+    let mut b_edges =
+        b_start.remaining_edges().iter().map(|&(a, b)| (a.min(b), a.max(b))).collect::<Vec<_>>();
+    let mut a_edges = after_first
+        .remaining_edges()
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect::<Vec<_>>();
     a_edges.sort_unstable();
     b_edges.sort_unstable();
     assert_eq!((b_start.token(), b_edges), (after_first.token(), a_edges));

@@ -183,7 +183,10 @@ pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
 }
 
 /// Prints every finished game and appends it to the games log.
-fn log_games(rx: &mpsc::Receiver<server::ServerEvent>, path: Option<&std::path::Path>) -> Result<()> {
+fn log_games(
+    rx: &mpsc::Receiver<server::ServerEvent>,
+    path: Option<&std::path::Path>,
+) -> Result<()> {
     let mut file = match path {
         Some(p) => Some(
             std::fs::OpenOptions::new()

@@ -105,7 +105,8 @@ pub fn serve(listener: &TcpListener, config: &ServerConfig, events: &Sender<Serv
                 let game_id = id;
                 id += 1;
                 games.push(thread::spawn(move || {
-                    let record = run_game(game_id, seed, &config, [first, stream], [first_addr, addr]);
+                    let record =
+                        run_game(game_id, seed, &config, [first, stream], [first_addr, addr]);
                     let _ = events.send(ServerEvent::Finished(record));
                 }));
             }

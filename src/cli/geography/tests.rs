@@ -71,7 +71,11 @@ impl Raw {
 
 fn random_client(addr: SocketAddr, seed: u64) -> thread::JoinHandle<anyhow::Result<GameEnd>> {
     thread::spawn(move || {
-        client::play(&addr.to_string(), &mut Strategy::Random(KeyStream::new(seed)), &mut Vec::new())
+        client::play(
+            &addr.to_string(),
+            &mut Strategy::Random(KeyStream::new(seed)),
+            &mut Vec::new(),
+        )
     })
 }
 
@@ -125,7 +129,9 @@ fn engine_client_beats_random_clients() {
 }
 
 /// A game where the first player is a raw connection and the second a random client.
-fn raw_first(time: Duration) -> (Raw, String, Receiver<ServerEvent>, thread::JoinHandle<anyhow::Result<GameEnd>>) {
+fn raw_first(
+    time: Duration,
+) -> (Raw, String, Receiver<ServerEvent>, thread::JoinHandle<anyhow::Result<GameEnd>>) {
     let (addr, rx) = start_server(1, time, 16);
     let mut raw = Raw::connect(addr);
     wait_accepted(&rx);
@@ -246,8 +252,14 @@ fn scripted(script: &'static [&'static str]) -> (SocketAddr, thread::JoinHandle<
 #[test]
 fn client_handles_every_server_message() {
     // Path 0-1-2-3, token on 1. Whatever the client does, the script then ends the game.
-    for (end, code) in [("230", GameEnd::Won), ("231", GameEnd::WonOnTime), ("240", GameEnd::Lost), ("241", GameEnd::LostOnTime)] {
-        let script: &'static [&'static str] = Box::leak(Box::new(["200 5 1 4 0 1 1 2 2 3 3 4", end]));
+    for (end, code) in [
+        ("230", GameEnd::Won),
+        ("231", GameEnd::WonOnTime),
+        ("240", GameEnd::Lost),
+        ("241", GameEnd::LostOnTime),
+    ] {
+        let script: &'static [&'static str] =
+            Box::leak(Box::new(["200 5 1 4 0 1 1 2 2 3 3 4", end]));
         let (addr, h) = scripted(script);
         let mut s = Strategy::Engine(Box::new(EnginePlayer::new(Duration::from_millis(50))));
         assert_eq!(client::play(&addr.to_string(), &mut s, &mut Vec::new()).unwrap(), code);

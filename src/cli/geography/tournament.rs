@@ -73,12 +73,10 @@ fn play_one(config: &TournamentConfig, first: &str, second: &str, seed: u64) -> 
     let server = thread::spawn(move || serve(&listener, &server_config, &tx));
     let mut a = spawn(first, port)?;
     let start_timeout = Duration::from_secs(20);
-    match rx.recv_timeout(start_timeout) {
-        Ok(ServerEvent::Accepted) => {}
-        _ => {
-            let _ = a.kill();
-            bail!("`{first}` did not connect within {start_timeout:?}");
-        }
+    if !matches!(rx.recv_timeout(start_timeout), Ok(ServerEvent::Accepted)) {
+        let _ = a.kill();
+        let _ = a.wait();
+        bail!("`{first}` did not connect within {start_timeout:?}");
     }
     let mut b = spawn(second, port)?;
     // A game has at most as many moves as edges (7 * 128 / 2); each within the limit.
@@ -105,21 +103,22 @@ fn play_one(config: &TournamentConfig, first: &str, second: &str, seed: u64) -> 
 /// # Errors
 /// Fewer than two players, a player that cannot be started, or files that cannot be written.
 pub fn run(config: &TournamentConfig, out: &Path) -> Result<String> {
-    let p = config.players.len();
-    if p < 2 {
+    let count = config.players.len();
+    if count < 2 {
         bail!("a tournament needs at least two players (--players CMD1,CMD2)");
     }
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut points = vec![0u32; p];
-    let mut played = vec![0u32; p];
+    let mut points = vec![0u32; count];
+    let mut played = vec![0u32; count];
     let mut games = String::from("round\tfirst\tsecond\twinner\treason\tseed\tmoves\n");
-    let mut n = 0u64;
+    let mut played_games = 0u64;
     for round in 0..config.rounds {
-        for i in 0..p {
-            for j in i + 1..p {
-                let (f, s) = if (round + (i + j) as u32) % 2 == 0 { (i, j) } else { (j, i) };
-                let seed = splitmix64(config.seed.wrapping_add(n)).1;
-                n += 1;
+        for i in 0..count {
+            for j in i + 1..count {
+                let (f, s) =
+                    if (round + (i + j) as u32).is_multiple_of(2) { (i, j) } else { (j, i) };
+                let seed = splitmix64(config.seed.wrapping_add(played_games)).1;
+                played_games += 1;
                 let r = play_one(config, &config.players[f], &config.players[s], seed)?;
                 let winner = if r.winner == 0 { f } else { s };
                 points[winner] += 1;
@@ -133,11 +132,15 @@ pub fn run(config: &TournamentConfig, out: &Path) -> Result<String> {
                     r.seed,
                     r.moves.len()
                 );
-                eprintln!("round {} game {n}: {f} vs {s}: {winner} wins ({})", round + 1, r.reason);
+                eprintln!(
+                    "round {} game {played_games}: {f} vs {s}: {winner} wins ({})",
+                    round + 1,
+                    r.reason
+                );
             }
         }
     }
-    let mut order: Vec<usize> = (0..p).collect();
+    let mut order: Vec<usize> = (0..count).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(points[i]), i));
     let mut standings = String::from("rank\tplayer\tpoints\tgames\tcommand\n");
     for (rank, &i) in order.iter().enumerate() {

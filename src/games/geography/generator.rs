@@ -80,14 +80,14 @@ fn draw(n: usize, rng: &mut KeyStream) -> Option<Vec<(u8, u8)>> {
         if pairs.is_empty() {
             return None;
         }
-        let mut x = unit(rng) * total;
+        let mut point = unit(rng) * total;
         let mut chosen = pairs[pairs.len() - 1];
         for &p in &pairs {
-            if x < p.2 {
+            if point < p.2 {
                 chosen = p;
                 break;
             }
-            x -= p.2;
+            point -= p.2;
         }
         let (i, j, _) = chosen;
         adjacent[i] |= 1 << j;
@@ -106,7 +106,11 @@ pub fn random_graph(n: usize, percent: u64, rng: &mut KeyStream) -> Graph {
     for i in 0..n {
         for j in i + 1..n {
             if below(rng, 100) < percent {
-                edges.push(if below(rng, 2) == 0 { (i as u8, j as u8) } else { (j as u8, i as u8) });
+                edges.push(if below(rng, 2) == 0 {
+                    (i as u8, j as u8)
+                } else {
+                    (j as u8, i as u8)
+                });
             }
         }
     }

@@ -15,10 +15,15 @@ fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
-fn number(word: Option<(usize, &str)>, what: &str, end: usize) -> Result<(usize, usize), ParseError> {
+fn number(
+    word: Option<(usize, &str)>,
+    what: &str,
+    end: usize,
+) -> Result<(usize, usize), ParseError> {
     let (column, w) = word.ok_or_else(|| ParseError::new(1, end, format!("missing {what}")))?;
-    let value =
-        w.parse().map_err(|_| ParseError::new(1, column, format!("{what} `{w}` is not a number")))?;
+    let value = w
+        .parse()
+        .map_err(|_| ParseError::new(1, column, format!("{what} `{w}` is not a number")))?;
     Ok((column, value))
 }
 

@@ -43,9 +43,20 @@ fn notation_round_trips_and_rejects_bad_input() {
         assert_eq!(again.format_position(), text);
         assert_eq!(again.full_hash(), pos.full_hash(), "hash depends only on the position");
     }
-    for bad in ["", "3", "3 0", "3 3 0", "3 0 1 0", "3 0 1 0 0", "3 0 2 0 1 1 0", "3 0 1 0 5",
-        "3 0 1 0 1 9", "x 0 0", "200 0 0", "3 0 1 0 -1"]
-    {
+    for bad in [
+        "",
+        "3",
+        "3 0",
+        "3 3 0",
+        "3 0 1 0",
+        "3 0 1 0 0",
+        "3 0 2 0 1 1 0",
+        "3 0 1 0 5",
+        "3 0 1 0 1 9",
+        "x 0 0",
+        "200 0 0",
+        "3 0 1 0 -1",
+    ] {
         assert!(Geography::parse_position(bad).is_err(), "{bad}");
     }
     let err = Geography::parse_position("3 0 1 0 x").unwrap_err();
