@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use bitsolve::zobrist::KeyStream;
+use bitsolve::{Game, Geography, Notation};
 use clap::Subcommand;
 
 use client::GameEnd;
@@ -47,6 +48,16 @@ enum GeographyCommand {
         /// Seed of the moves.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// Prints the position reached by playing `--moves` from `--position` under the plain rules
+    /// (the reductions may call a position decided that is not over yet).
+    Replay {
+        /// Start position (`<n> <token> <m> <a1> <b1> ...`).
+        #[arg(long)]
+        position: String,
+        /// Moves (target vertices), space- or comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "")]
+        moves: Vec<String>,
     },
     /// Serves games: pairs connections in accept order; the first to connect moves first.
     Serve {
@@ -143,6 +154,17 @@ pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
         }
         GeographyCommand::Random { connect, seed } => {
             play(connect, Strategy::Random(KeyStream::new(*seed)))
+        }
+        GeographyCommand::Replay { position, moves } => {
+            let mut pos = Geography::parse_position(position)
+                .map_err(|e| anyhow::anyhow!("invalid position `{position}`: {e}"))?
+                .plain();
+            for (i, word) in moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
+                let mv = pos.parse_move(word).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+                pos.play(mv);
+            }
+            println!("{}", pos.format_position());
+            Ok(ExitCode::SUCCESS)
         }
         GeographyCommand::Serve { port, bind, gsize, time, seed, games_log, games } => {
             let seed = seed.unwrap_or_else(|| {
