@@ -160,7 +160,8 @@ pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
                 .map_err(|e| anyhow::anyhow!("invalid position `{position}`: {e}"))?
                 .plain();
             for (i, word) in moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
-                let mv = pos.parse_move(word).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
+                let mv =
+                    pos.parse_move(word).map_err(|e| anyhow::anyhow!("move {}: {e}", i + 1))?;
                 pos.play(mv);
             }
             println!("{}", pos.format_position());

@@ -35,6 +35,8 @@ use std::sync::Arc;
 
 use arrayvec::ArrayVec;
 
+use crate::bitboard::Bitboard128;
+
 pub use graph::{EdgeSet, Graph, GraphError, MAX_EDGES, MAX_VERTICES, Vertices};
 use graph::{edge_key, token_key};
 
@@ -79,12 +81,15 @@ pub struct Geography {
     graph: Arc<Graph>,
     edges: EdgeSet,
     token: u8,
+    /// Remaining adjacency: bit `w` of row `v` is set iff the edge `{v, w}` remains.
+    rows: [u128; MAX_VERTICES],
     /// Incremental Zobrist hash of the token and every remaining edge.
     full_hash: u64,
     /// Vertices reachable from the token over remaining edges (the token included).
     component: Vertices,
-    /// Hash of the token and the remaining edges of its component.
-    component_hash: u64,
+    /// XOR of the keys of the remaining edges outside the token's component (they can never be
+    /// removed, so this only grows, when the component splits).
+    outside_hash: u64,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
     reductions: Reductions,
@@ -112,17 +117,24 @@ impl Geography {
             )));
         }
         let edges = EdgeSet::full(graph.edges().len());
+        let mut rows = [0u128; MAX_VERTICES];
+        for (v, row) in rows.iter_mut().enumerate().take(graph.vertex_count()) {
+            *row = graph.adjacency(v as u8).0;
+        }
         let mut pos = Geography {
             graph,
             edges,
             token,
+            rows,
             full_hash: 0,
             component: Vertices::EMPTY,
-            component_hash: 0,
+            outside_hash: 0,
             decided: None,
             reductions: Reductions::ALL,
         };
         pos.full_hash = pos.hash_from_scratch();
+        pos.component = reductions::component_of(&pos);
+        pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
         pos.refresh();
         Ok(pos)
     }
@@ -190,20 +202,25 @@ impl Geography {
     /// Remaining neighbours of `v`.
     #[inline]
     pub fn neighbours(&self, v: u8) -> Vertices {
-        let mut out = Vertices::EMPTY;
-        for &(w, e) in self.graph.incident(v) {
-            if self.edges.contains(e as usize) {
-                out = out.with(u32::from(w));
-            }
-        }
-        out
+        Bitboard128(self.rows[v as usize])
     }
 
     /// Remaining degree of `v`.
     #[inline]
     pub fn degree(&self, v: u8) -> u32 {
-        self.graph.incident(v).iter().filter(|&&(_, e)| self.edges.contains(e as usize)).count()
-            as u32
+        self.rows[v as usize].count_ones()
+    }
+
+    /// The vertices of the graph outside the token's component.
+    fn component_complement(&self) -> Vertices {
+        let n = self.graph.vertex_count();
+        let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        Bitboard128(all & !self.component.0)
+    }
+
+    /// Hash of the token and the remaining edges of its component.
+    pub fn component_hash(&self) -> u64 {
+        self.full_hash ^ self.outside_hash
     }
 
     /// The incremental hash of the token and all remaining edges (whatever the reductions).
@@ -231,11 +248,15 @@ impl Geography {
         })
     }
 
-    /// Recomputes the cached component, its hash and the decided result.
+    /// Recomputes the cached component, the outside hash and the decided result.
     fn refresh(&mut self) {
-        let (component, hash) = reductions::component_of(self);
+        let component = reductions::component_of(self);
+        let cut_off = Bitboard128(self.component.0 & !component.0);
+        if !cut_off.is_empty() {
+            // The move cut a bridge: the far side's edges can never be used again.
+            self.outside_hash ^= reductions::edges_hash(self, cut_off);
+        }
         self.component = component;
-        self.component_hash = hash;
         self.decided = reductions::decide(self);
     }
 }
@@ -248,10 +269,8 @@ impl Game for Geography {
     fn generate_moves(&self, moves: &mut GeographyMoves) {
         // A position decided by a reduction but not over still lists its moves, so callers
         // can play it out (the solvers stop at `outcome()` anyway).
-        for &(w, e) in self.graph.incident(self.token) {
-            if self.edges.contains(e as usize) {
-                moves.push(w);
-            }
+        for w in self.neighbours(self.token) {
+            moves.push(w as u8);
         }
     }
 
@@ -260,6 +279,8 @@ impl Game for Geography {
         debug_assert!(e.is_some_and(|e| self.edges.contains(e)), "illegal move {mv}");
         let Some(e) = e else { return };
         self.edges.remove(e);
+        self.rows[self.token as usize] &= !(1u128 << mv);
+        self.rows[mv as usize] &= !(1u128 << self.token);
         self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
         self.token = mv;
         debug_assert_eq!(self.full_hash, self.hash_from_scratch());
@@ -272,7 +293,7 @@ impl Game for Geography {
 
     fn hash(&self) -> u64 {
         if self.reductions.contains(Reductions::COMPONENT_HASH) {
-            self.component_hash
+            self.component_hash()
         } else {
             self.full_hash
         }

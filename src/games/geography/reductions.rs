@@ -14,33 +14,34 @@
 //!   loses: `s->t`, `t->u`, stuck.) Our differential tests confirm the rule on thousands of
 //!   random bipartite graphs.
 
-use super::graph::{Vertices, edge_key, token_key};
+use super::graph::{Vertices, edge_key};
 use super::{Geography, Reductions};
 use crate::game::Outcome;
 
-/// The token's component (vertex set) and the hash of the token plus that component's remaining
-/// edges.
-pub fn component_of(pos: &Geography) -> (Vertices, u64) {
+/// The token's component: the vertices reachable from the token over remaining edges.
+pub fn component_of(pos: &Geography) -> Vertices {
     let mut seen = Vertices::from_cell(u32::from(pos.token));
     let mut frontier = seen;
-    let mut hash = token_key(pos.token);
     while let Some(v) = frontier.pop_first() {
-        let v = v as u8;
-        for &(w, e) in pos.graph.incident(v) {
-            if !pos.edges.contains(e as usize) {
-                continue;
-            }
-            // Every edge of the component is seen from both ends; count it from the lower one.
+        let new = pos.neighbours(v as u8).difference(seen);
+        seen = seen.union(new);
+        frontier = frontier.union(new);
+    }
+    seen
+}
+
+/// XOR of the keys of the remaining edges with both ends in `vertices` (a union of components,
+/// so no remaining edge leaves it).
+pub fn edges_hash(pos: &Geography, vertices: Vertices) -> u64 {
+    let mut hash = 0;
+    for v in vertices {
+        for w in pos.neighbours(v as u8) {
             if v < w {
-                hash ^= edge_key(v, w);
-            }
-            if !seen.contains(u32::from(w)) {
-                seen = seen.with(u32::from(w));
-                frontier = frontier.with(u32::from(w));
+                hash ^= edge_key(v as u8, w as u8);
             }
         }
     }
-    (seen, hash)
+    hash
 }
 
 /// The result of `pos` if it is over or a reduction that `pos` applies decides it.

@@ -69,13 +69,18 @@ fn notation_round_trips_and_rejects_bad_input() {
 #[test]
 fn incremental_hash_equals_hash_from_scratch() {
     let mut rng = KeyStream::new(2);
-    let mut pos = Geography::contest_start(100, 7).unwrap();
-    while pos.plain().outcome().is_none() {
-        let mut moves = GeographyMoves::new();
-        pos.generate_moves(&mut moves);
-        pos.play(moves[below(&mut rng, moves.len() as u64) as usize]);
-        assert_eq!(pos.full_hash(), pos.hash_from_scratch());
-        assert_eq!(pos.plain().hash(), pos.full_hash());
+    for seed in 0..20 {
+        let mut pos = Geography::contest_start(if seed % 2 == 0 { 100 } else { 16 }, seed).unwrap();
+        while pos.plain().outcome().is_none() {
+            let mut moves = GeographyMoves::new();
+            pos.generate_moves(&mut moves);
+            pos.play(moves[below(&mut rng, moves.len() as u64) as usize]);
+            assert_eq!(pos.full_hash(), pos.hash_from_scratch());
+            assert_eq!(pos.plain().hash(), pos.full_hash());
+            let inside = reductions::edges_hash(&pos, pos.component());
+            assert_eq!(pos.hash(), inside ^ graph::token_key(pos.token()));
+            assert_eq!(pos.component(), reductions::component_of(&pos));
+        }
     }
 }
 
@@ -113,21 +118,21 @@ fn component_hash_ignores_unreachable_edges() {
 fn immediate_win_rule_agrees_with_brute_force() {
     let mut rng = KeyStream::new(3);
     let mut decided = 0;
-    for _ in 0..3000 {
+    for _ in 0..1500 {
         let pos = random_position(&mut rng, false).with_reductions(Reductions::IMMEDIATE_WIN);
         if let (Some(o), Some(truth)) = (pos.outcome(), brute(&pos)) {
             assert_eq!(o, truth, "{}", pos.format_position());
             decided += 1;
         }
     }
-    assert!(decided > 300, "only {decided} decided");
+    assert!(decided > 150, "only {decided} decided");
 }
 
 #[test]
 fn bipartite_rule_agrees_with_brute_force() {
     let mut rng = KeyStream::new(4);
     let mut counts = [0usize; 3];
-    for i in 0..4000 {
+    for i in 0..1500 {
         let pos = random_position(&mut rng, i % 4 != 0).with_reductions(Reductions::BIPARTITE);
         let Some(truth) = brute(&pos) else { continue };
         match reductions::bipartite_outcome(&pos) {
@@ -138,13 +143,13 @@ fn bipartite_rule_agrees_with_brute_force() {
             None => counts[1] += 1,
         }
     }
-    assert!(counts[0] > 300 && counts[2] > 300, "loss/undecided/win {counts:?}");
+    assert!(counts[0] > 100 && counts[2] > 100, "loss/undecided/win {counts:?}");
 }
 
 #[test]
 fn decisive_move_wins() {
     let mut rng = KeyStream::new(5);
-    for _ in 0..1000 {
+    for _ in 0..400 {
         let pos = random_position(&mut rng, false).with_reductions(Reductions::ALL);
         if pos.outcome() == Some(Outcome::Win) {
             let mv = pos.decisive_move().expect("a decided win has a decisive move");
