@@ -16,6 +16,7 @@ pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;
+pub use games::geography::Geography;
 pub use games::gipf::{Gipf, GipfMove};
 pub use notation::{Notation, ParseError};
 pub use search::{Limits, Report, Solver, SolverKind, SolverOptions, Stats, Value, make_solver};

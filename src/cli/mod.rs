@@ -5,6 +5,7 @@ mod ataxx;
 mod bench;
 mod compare;
 mod dataset;
+mod geography;
 mod gipf;
 mod merge;
 mod perft;
@@ -49,6 +50,8 @@ enum Command {
     Ataxx(ataxx::AtaxxArgs),
     /// Szochy: the official test format or one instance, by maximum matching.
     Szochy(szochy::SzochyArgs),
+    /// Undirected edge geography: contest client, server and tournaments.
+    Geography(geography::GeographyArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -97,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Gipf(args) => gipf::run(&args),
         Command::Ataxx(args) => ataxx::run(&args),
         Command::Szochy(args) => szochy::run(&args),
+        Command::Geography(args) => geography::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

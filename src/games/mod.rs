@@ -2,6 +2,7 @@
 
 pub mod ataxx;
 pub mod digraph;
+pub mod geography;
 pub mod gipf;
 pub mod szochy;
 
@@ -21,23 +22,26 @@ pub enum GameKind {
     Gipf,
     /// Szochy: chess pieces without captures, no position twice (undirected vertex geography).
     Szochy,
+    /// Undirected edge geography: a token on a graph of up to 128 vertices.
+    Geography,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 5] = [
+    pub const ALL: [GameKind; 6] = [
         GameKind::Ataxx,
         GameKind::AtaxxPolish,
         GameKind::Digraph,
         GameKind::Gipf,
         GameKind::Szochy,
+        GameKind::Geography,
     ];
 
     /// The usual start position, if the game has one.
     pub const fn start_position(self) -> Option<&'static str> {
         match self {
             GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
-            GameKind::Digraph | GameKind::Szochy => None,
+            GameKind::Digraph | GameKind::Szochy | GameKind::Geography => None,
             GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
         }
     }
@@ -86,6 +90,15 @@ impl GameKind {
                  the search solvers carry the visited set and suit small boards. Official tests: \
                  `bitsolve szochy --tests FILE.json`."
             }
+            GameKind::Geography => {
+                "Undirected edge geography: move the token along an edge at its vertex and delete \
+                 that edge; a side that cannot move loses.\n\
+                 Positions: the contest's `200` body `<n> <token> <m> <a1> <b1> ...`, e.g. \
+                 `3 0 2 0 1 1 2`. Moves: the target vertex.\n\
+                 Solving: exact reductions (immediate wins, bipartite components by the GF(2) \
+                 rule, token-component hashing) decide positions early, so `plies` counts to the \
+                 decided position. Contest play: `bitsolve geography`."
+            }
         }
     }
 
@@ -97,6 +110,7 @@ impl GameKind {
             GameKind::Digraph => "digraph",
             GameKind::Gipf => "gipf",
             GameKind::Szochy => "szochy",
+            GameKind::Geography => "geography",
         }
     }
 }
@@ -140,6 +154,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Szochy => {
                 type $G = $crate::games::szochy::Szochy;
+                $body
+            }
+            $crate::games::GameKind::Geography => {
+                type $G = $crate::games::geography::Geography;
                 $body
             }
         }

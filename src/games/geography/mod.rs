@@ -1,0 +1,303 @@
+//! Undirected edge geography: a token on a simple undirected graph; the side to move slides it
+//! along an incident edge and deletes that edge; a side that cannot move loses.
+//!
+//! The graph ([`Graph`], up to 128 vertices) is shared behind an [`Arc`]; a position is the set
+//! of remaining edges ([`EdgeSet`]), the token and a few cached facts, so it clones cheaply. The
+//! game is acyclic: every move deletes an edge.
+//!
+//! Exact reductions ([`Reductions`], all on by default) are part of the game, so every shared
+//! solver profits: [`Game::outcome`] may decide a position that is not yet over (an immediate
+//! win, or the bipartite rule of [`reductions`]), and [`Game::hash`] covers only the token's
+//! component. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
+//! reductions on, solvers' distances (`plies`) count to the decided position, not to the end.
+//!
+//! Notation (the body of the contest's `200` message): `<n> <token> <m> <a1> <b1> ... <am> <bm>`;
+//! a move is the vertex the token moves to.
+//!
+//! ```
+//! use bitsolve::{Game, Notation, Outcome};
+//! use bitsolve::games::geography::Geography;
+//! // A path 0-1-2 with the token on 0: moving to 1 lets the opponent finish at 2.
+//! let pos = Geography::parse_position("3 0 2 0 1 1 2").unwrap();
+//! assert_eq!(pos.outcome(), Some(Outcome::Loss)); // decided by the bipartite rule
+//! assert_eq!(pos.plain().outcome(), None); // but not over yet
+//! ```
+
+mod eval;
+pub mod generator;
+pub mod graph;
+mod notation;
+pub mod reductions;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use arrayvec::ArrayVec;
+
+use crate::bitboard::Bitboard128;
+
+pub use graph::{EdgeSet, Graph, GraphError, MAX_EDGES, MAX_VERTICES, Vertices};
+use graph::{edge_key, token_key};
+
+use crate::game::{Game, Outcome, Perft};
+use crate::zobrist::KeyStream;
+
+/// The move list: target vertices.
+pub type GeographyMoves = ArrayVec<u8, MAX_VERTICES>;
+
+/// Which exact reductions a position applies (a small bit set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reductions(u8);
+
+impl Reductions {
+    /// None: the plain rules.
+    pub const NONE: Reductions = Reductions(0);
+    /// A neighbour of the token whose only remaining edge is the one to the token is an
+    /// immediate win (move there; the opponent is stuck).
+    pub const IMMEDIATE_WIN: Reductions = Reductions(1);
+    /// Decide a bipartite token component by the GF(2) rule ([`reductions::bipartite_outcome`]).
+    pub const BIPARTITE: Reductions = Reductions(2);
+    /// Hash only the token and the edges of its component (other edges can never be used).
+    pub const COMPONENT_HASH: Reductions = Reductions(4);
+    /// Every reduction.
+    pub const ALL: Reductions = Reductions(7);
+
+    /// Whether every reduction of `other` is on.
+    pub const fn contains(self, other: Reductions) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The union of two sets.
+    #[must_use]
+    pub const fn with(self, other: Reductions) -> Reductions {
+        Reductions(self.0 | other.0)
+    }
+}
+
+/// A position of undirected edge geography.
+#[derive(Clone, Debug)]
+pub struct Geography {
+    graph: Arc<Graph>,
+    edges: EdgeSet,
+    token: u8,
+    /// Remaining adjacency: bit `w` of row `v` is set iff the edge `{v, w}` remains.
+    rows: [u128; MAX_VERTICES],
+    /// Incremental Zobrist hash of the token and every remaining edge.
+    full_hash: u64,
+    /// Vertices reachable from the token over remaining edges (the token included).
+    component: Vertices,
+    /// XOR of the keys of the remaining edges outside the token's component (they can never be
+    /// removed, so this only grows, when the component splits).
+    outside_hash: u64,
+    /// The result when the position is over or a reduction decides it.
+    decided: Option<Outcome>,
+    reductions: Reductions,
+}
+
+impl PartialEq for Geography {
+    fn eq(&self, other: &Self) -> bool {
+        self.token == other.token
+            && self.full_hash == other.full_hash
+            && self.remaining_edges() == other.remaining_edges()
+    }
+}
+
+impl Geography {
+    /// The position with every edge of `graph` present and the token on `token`, all
+    /// reductions on.
+    ///
+    /// # Errors
+    /// When `token` is not a vertex of the graph.
+    pub fn new(graph: Arc<Graph>, token: u8) -> Result<Self, GraphError> {
+        if token as usize >= graph.vertex_count() {
+            return Err(GraphError(format!(
+                "token {token} is not a vertex (0..{})",
+                graph.vertex_count() - 1
+            )));
+        }
+        let edges = EdgeSet::full(graph.edges().len());
+        let mut rows = [0u128; MAX_VERTICES];
+        for (v, row) in rows.iter_mut().enumerate().take(graph.vertex_count()) {
+            *row = graph.adjacency(v as u8).0;
+        }
+        let mut pos = Geography {
+            graph,
+            edges,
+            token,
+            rows,
+            full_hash: 0,
+            component: Vertices::EMPTY,
+            outside_hash: 0,
+            decided: None,
+            reductions: Reductions::ALL,
+        };
+        pos.full_hash = pos.hash_from_scratch();
+        pos.component = reductions::component_of(&pos);
+        pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
+        pos.refresh();
+        Ok(pos)
+    }
+
+    /// A contest start: the contest graph on `n` vertices from `seed` and a uniformly random
+    /// token (see [`generator::contest_graph`]).
+    ///
+    /// # Errors
+    /// When `n` is out of range for the generator.
+    pub fn contest_start(n: usize, seed: u64) -> Result<Self, GraphError> {
+        let graph = generator::contest_graph(n, seed)?;
+        let token = generator::below(&mut KeyStream::new(seed ^ 0x7_0CE4), n as u64) as u8;
+        Geography::new(Arc::new(graph), token)
+    }
+
+    /// The same position with only the reductions in `reductions`.
+    #[must_use]
+    pub fn with_reductions(mut self, reductions: Reductions) -> Self {
+        self.reductions = reductions;
+        self.refresh();
+        self
+    }
+
+    /// The same position under the plain rules (no reduction): the oracle's view.
+    #[must_use]
+    pub fn plain(&self) -> Self {
+        self.clone().with_reductions(Reductions::NONE)
+    }
+
+    /// The reductions this position applies.
+    pub fn reductions(&self) -> Reductions {
+        self.reductions
+    }
+
+    /// The shared graph.
+    pub fn graph(&self) -> &Arc<Graph> {
+        &self.graph
+    }
+
+    /// The token's vertex.
+    pub fn token(&self) -> u8 {
+        self.token
+    }
+
+    /// The remaining edges.
+    pub fn edge_set(&self) -> &EdgeSet {
+        &self.edges
+    }
+
+    /// The remaining edges as vertex pairs, in edge-number order.
+    pub fn remaining_edges(&self) -> Vec<(u8, u8)> {
+        self.edges.iter().map(|e| self.graph.edges()[e]).collect()
+    }
+
+    /// Number of remaining edges.
+    pub fn edge_count(&self) -> u32 {
+        self.edges.count()
+    }
+
+    /// The vertices reachable from the token over remaining edges (the token included).
+    pub fn component(&self) -> Vertices {
+        self.component
+    }
+
+    /// Remaining neighbours of `v`.
+    #[inline]
+    pub fn neighbours(&self, v: u8) -> Vertices {
+        Bitboard128(self.rows[v as usize])
+    }
+
+    /// Remaining degree of `v`.
+    #[inline]
+    pub fn degree(&self, v: u8) -> u32 {
+        self.rows[v as usize].count_ones()
+    }
+
+    /// The vertices of the graph outside the token's component.
+    fn component_complement(&self) -> Vertices {
+        let n = self.graph.vertex_count();
+        let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
+        Bitboard128(all & !self.component.0)
+    }
+
+    /// Hash of the token and the remaining edges of its component.
+    pub fn component_hash(&self) -> u64 {
+        self.full_hash ^ self.outside_hash
+    }
+
+    /// The incremental hash of the token and all remaining edges (whatever the reductions).
+    pub fn full_hash(&self) -> u64 {
+        self.full_hash
+    }
+
+    /// The full hash computed from scratch (for checking the incremental one).
+    pub fn hash_from_scratch(&self) -> u64 {
+        self.edges.iter().fold(token_key(self.token), |h, e| {
+            let (a, b) = self.graph.edges()[e];
+            h ^ edge_key(a, b)
+        })
+    }
+
+    /// A move that wins at once by a reduction or the rules: one whose resulting position is
+    /// decided as a loss for the opponent. `None` if no move does.
+    pub fn decisive_move(&self) -> Option<u8> {
+        let mut moves = GeographyMoves::new();
+        self.generate_moves(&mut moves);
+        moves.into_iter().find(|&mv| {
+            let mut child = self.clone();
+            child.play(mv);
+            child.outcome() == Some(Outcome::Loss)
+        })
+    }
+
+    /// Recomputes the cached component, the outside hash and the decided result.
+    fn refresh(&mut self) {
+        let component = reductions::component_of(self);
+        let cut_off = Bitboard128(self.component.0 & !component.0);
+        if !cut_off.is_empty() {
+            // The move cut a bridge: the far side's edges can never be used again.
+            self.outside_hash ^= reductions::edges_hash(self, cut_off);
+        }
+        self.component = component;
+        self.decided = reductions::decide(self);
+    }
+}
+
+impl Game for Geography {
+    type Move = u8;
+    type Moves = GeographyMoves;
+    const ACYCLIC: bool = true;
+
+    fn generate_moves(&self, moves: &mut GeographyMoves) {
+        // A position decided by a reduction but not over still lists its moves, so callers
+        // can play it out (the solvers stop at `outcome()` anyway).
+        for w in self.neighbours(self.token) {
+            moves.push(w as u8);
+        }
+    }
+
+    fn play(&mut self, mv: u8) {
+        let e = self.graph.edge_between(self.token, mv);
+        debug_assert!(e.is_some_and(|e| self.edges.contains(e)), "illegal move {mv}");
+        let Some(e) = e else { return };
+        self.edges.remove(e);
+        self.rows[self.token as usize] &= !(1u128 << mv);
+        self.rows[mv as usize] &= !(1u128 << self.token);
+        self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
+        self.token = mv;
+        debug_assert_eq!(self.full_hash, self.hash_from_scratch());
+        self.refresh();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.decided
+    }
+
+    fn hash(&self) -> u64 {
+        if self.reductions.contains(Reductions::COMPONENT_HASH) {
+            self.component_hash()
+        } else {
+            self.full_hash
+        }
+    }
+}
+
+impl Perft for Geography {}
