@@ -419,10 +419,10 @@ impl Gauss {
     }
 
     /// The position after uniformly random placements from the start under `rules` until
-    /// `remaining` placements are left (`remaining` at most 30).
+    /// `remaining` placements are left, or the game ends early (row rule).
     pub fn random(remaining: u32, rules: Rules, rng: &mut KeyStream) -> Gauss {
         let mut g = Gauss::start(rules);
-        while g.remaining() > remaining {
+        while g.remaining() > remaining && !g.is_over() {
             let mut moves = GaussMoves::new();
             g.generate_moves(&mut moves);
             g.play(moves[(rng.next_key() % moves.len() as u64) as usize]);
