@@ -1,8 +1,10 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
 mod bench;
+mod gauss;
 mod gipf;
 mod perft;
+mod score;
 mod solve;
 
 use std::process::ExitCode;
@@ -28,6 +30,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// The GIPF command interpreter: reads commands on stdin, answers on stdout.
     Gipf(gipf::GipfArgs),
+    /// Gauss: play against the engine, engine matches, pictures, random positions.
+    Gauss(gauss::GaussArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -70,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Gipf(args) => gipf::run(&args),
+        Command::Gauss(args) => gauss::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

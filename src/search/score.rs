@@ -170,6 +170,10 @@ pub struct AlphaBetaScore {
     stopped: bool,
 }
 
+/// Per ply: whether the last node expanded there had only finished children, and a child
+/// buffer `(order key, move index, child)` reused from node to node.
+type Buffers<G> = Vec<(bool, Vec<(i32, u8, G)>)>;
+
 impl std::fmt::Debug for AlphaBetaScore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlphaBetaScore").field("slots", &self.tt.capacity()).finish()
@@ -188,29 +192,18 @@ impl AlphaBetaScore {
         }
     }
 
-    /// Children of `pos` in search order: the table's best move first, then the lowest
-    /// estimates (best for the mover).
-    fn ordered_children<G: Scored>(pos: &G, tt_move: u8) -> Vec<(u8, G)> {
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
-        let mut children: Vec<(i32, u8, G)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, &mv)| {
-                let mut child = pos.clone();
-                child.play(mv);
-                let key = if i == usize::from(tt_move) { i32::MIN } else { child.score_estimate() };
-                (key, i as u8, child)
-            })
-            .collect();
-        children.sort_by_key(|&(key, i, _)| (key, i));
-        children.into_iter().map(|(_, i, c)| (i, c)).collect()
-    }
-
     /// Fail-soft negamax: a value `v` with `v <= alpha` an upper bound, `v >= beta` a lower
     /// bound, else exact. Returns the best move index too; `None` when stopped.
+    ///
+    /// Children are played once, in generation order: a finished child is scored at once (and
+    /// may cut the node off before the rest are even played); the others are searched after,
+    /// the table's move first, then by lowest [`Scored::score_estimate`]. A node whose children
+    /// all finished the game is cheap to redo and is neither stored nor, at the same ply
+    /// later, looked up (in games where every line at a ply has the same length, such as
+    /// Gauss, that removes the whole last layer from the table).
     fn node<G: Scored>(
         &mut self,
+        buffers: &mut Buffers<G>,
         pos: &G,
         mut alpha: i32,
         mut beta: i32,
@@ -229,10 +222,15 @@ impl AlphaBetaScore {
         if self.stopped {
             return None;
         }
+        let p = ply as usize;
+        if buffers.len() <= p {
+            buffers.resize_with(p + 1, || (false, Vec::new()));
+        }
         let key = pos.hash();
         let bound = G::SCORE_BOUND;
         let (mut lower, mut upper, mut tt_move) = (-bound, bound, NO_MOVE);
-        if let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
+        let probe = !buffers[p].0;
+        if probe && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
             (lower, upper, tt_move) = (i32::from(e.lower), i32::from(e.upper), e.move_index);
             if lower >= beta || lower == upper {
                 return Some((lower, tt_move));
@@ -246,16 +244,49 @@ impl AlphaBetaScore {
         let nodes_before = self.stats.nodes;
         let alpha0 = alpha;
         let mut best = (i32::MIN, NO_MOVE);
-        for (i, child) in Self::ordered_children(pos, tt_move) {
-            let (v, _) = self.node(&child, -beta, -alpha, ply + 1)?;
-            let v = -v;
-            if v > best.0 {
-                best = (v, i);
-                alpha = alpha.max(v);
-                if v >= beta {
-                    break;
+        let mut children = std::mem::take(&mut buffers[p].1);
+        children.clear();
+        let mut moves = G::Moves::default();
+        pos.generate_moves(&mut moves);
+        for (i, &mv) in moves.iter().enumerate() {
+            let mut child = pos.clone();
+            child.play(mv);
+            if let Some(s) = child.final_score() {
+                self.stats.nodes += 1;
+                if -s > best.0 {
+                    best = (-s, i as u8);
+                    alpha = alpha.max(-s);
+                    if -s >= beta {
+                        break;
+                    }
+                }
+            } else {
+                let order = if i == usize::from(tt_move) { i32::MIN } else { child.score_estimate() };
+                children.push((order, i as u8, child));
+            }
+        }
+        let all_finished = children.is_empty();
+        buffers[p].0 = all_finished;
+        if best.0 < beta {
+            children.sort_unstable_by_key(|&(order, i, _)| (order, i));
+            for &(_, i, ref child) in &children {
+                let Some((v, _)) = self.node(buffers, child, -beta, -alpha, ply + 1) else {
+                    buffers[p].1 = children;
+                    return None;
+                };
+                let v = -v;
+                if v > best.0 {
+                    best = (v, i);
+                    alpha = alpha.max(v);
+                    if v >= beta {
+                        break;
+                    }
                 }
             }
+        }
+        buffers[p].1 = children;
+        if all_finished && !probe {
+            return Some(best);
         }
         if best.0 >= beta {
             lower = lower.max(best.0);
@@ -286,6 +317,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let mut best_move = moves.first().copied();
         let mut guess = root.score_estimate().clamp(lo + 1, hi);
         let mut result = None;
+        let mut buffers = Buffers::<G>::new();
         if let Some(s) = root.final_score() {
             result = Some(s);
             best_move = None;
@@ -293,7 +325,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         while result.is_none() {
             // Test "score >= t" with the null window (t - 1, t).
             let t = guess.clamp(lo + 1, hi);
-            let Some((v, i)) = self.node(root, t - 1, t, 0) else { break };
+            let Some((v, i)) = self.node(&mut buffers, root, t - 1, t, 0) else { break };
             if v >= t {
                 lo = v;
                 best_move = Some(moves[usize::from(i)]);
