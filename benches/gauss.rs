@@ -11,7 +11,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use bitsolve::games::gauss::{Gauss, GaussMoves};
 use bitsolve::search::score::{AlphaBetaScore, ScoreSolver};
 use bitsolve::zobrist::KeyStream;
-use bitsolve::{Game, Limits, Notation, Perft, SolverOptions};
+use bitsolve::{Game, Limits, Notation, Perft, Scored, SolverOptions};
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("gauss-play");

@@ -110,7 +110,16 @@ fn solve_score_prints_the_exact_score() {
     let truth = bitsolve::search::score::BruteScore::score(&pos, &mut 0);
     let position = pos.format_position();
     let out = bitsolve(
-        &["solve", "--game", "gauss", "--score", "--solver", "alphabeta,dfpn", "--position", &position],
+        &[
+            "solve",
+            "--game",
+            "gauss",
+            "--score",
+            "--solver",
+            "alphabeta,dfpn",
+            "--position",
+            &position,
+        ],
         "",
     );
     let stdout = text(&out.stdout);

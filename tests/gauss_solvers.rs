@@ -76,7 +76,8 @@ fn win_loss_solvers_agree_with_brute_force_and_the_score() {
             assert_eq!(outcome, Outcome::Loss, "{text}");
         }
         for kind in kinds {
-            let report = bitsolve::make_solver::<Gauss>(kind, &options(4)).solve(&pos, &Limits::none());
+            let report =
+                bitsolve::make_solver::<Gauss>(kind, &options(4)).solve(&pos, &Limits::none());
             assert_eq!(report.outcome, truth.outcome, "{kind:?} on {text}");
             if kind == SolverKind::Alphabeta {
                 assert_eq!(report.plies, truth.plies, "{kind:?} distance on {text}");

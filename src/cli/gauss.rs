@@ -249,7 +249,9 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     let mut engine = EnginePlayer::new(&args.player, true);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("Gauss: moves are a point and a colour (`d4r`); `names` shows the point names, `quit` ends.");
+    println!(
+        "Gauss: moves are a point and a colour (`d4r`); `names` shows the point names, `quit` ends."
+    );
     loop {
         print!("{}", pos.picture());
         if pos.is_over() {

@@ -25,8 +25,13 @@ pub enum GameKind {
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 5] =
-        [GameKind::Ataxx, GameKind::AtaxxPolish, GameKind::Digraph, GameKind::Gipf, GameKind::Gauss];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Ataxx,
+        GameKind::AtaxxPolish,
+        GameKind::Digraph,
+        GameKind::Gipf,
+        GameKind::Gauss,
+    ];
 
     /// The usual start position, if the game has one.
     pub const fn start_position(self) -> Option<&'static str> {

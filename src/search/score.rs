@@ -176,7 +176,10 @@ type Buffers<G> = Vec<(bool, Vec<(i32, u8, G)>)>;
 
 impl std::fmt::Debug for AlphaBetaScore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AlphaBetaScore").field("slots", &self.tt.capacity()).finish()
+        f.debug_struct("AlphaBetaScore")
+            .field("slots", &self.tt.capacity())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
     }
 }
 
@@ -261,7 +264,8 @@ impl AlphaBetaScore {
                     }
                 }
             } else {
-                let order = if i == usize::from(tt_move) { i32::MIN } else { child.score_estimate() };
+                let order =
+                    if i == usize::from(tt_move) { i32::MIN } else { child.score_estimate() };
                 children.push((order, i as u8, child));
             }
         }
@@ -296,7 +300,8 @@ impl AlphaBetaScore {
             (lower, upper) = (best.0, best.0);
         }
         let work = (self.stats.nodes - nodes_before).max(1).ilog2() as u8;
-        let entry = ScoreEntry { lower: lower as i16, upper: upper as i16, move_index: best.1, work };
+        let entry =
+            ScoreEntry { lower: lower as i16, upper: upper as i16, move_index: best.1, work };
         self.tt.store(key, entry, &mut self.stats.tt);
         Some(best)
     }
@@ -350,7 +355,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Threshold<G> {
     inner: G,
-    threshold: i32,
+    at_least: i32,
     /// Whether the side to move is the root's opponent.
     flipped: bool,
 }
@@ -361,7 +366,7 @@ const FLIPPED_KEY: u64 = 0x5EED_F11B_7A11_0001;
 impl<G: Scored> Threshold<G> {
     /// The question "does the side to move of `inner` score at least `threshold`?".
     pub fn new(inner: G, threshold: i32) -> Self {
-        Threshold { inner, threshold, flipped: false }
+        Threshold { inner, at_least: threshold, flipped: false }
     }
 
     /// The wrapped position.
@@ -387,8 +392,8 @@ impl<G: Scored> Game for Threshold<G> {
     fn outcome(&self) -> Option<Outcome> {
         let score = self.inner.final_score()?;
         let root_score = if self.flipped { -score } else { score };
-        let root_wins = root_score >= self.threshold;
-        Some(if root_wins != self.flipped { Outcome::Win } else { Outcome::Loss })
+        let root_wins = root_score >= self.at_least;
+        Some(if root_wins == self.flipped { Outcome::Loss } else { Outcome::Win })
     }
 
     fn hash(&self) -> u64 {

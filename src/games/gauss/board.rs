@@ -124,17 +124,18 @@ impl Board {
             if board.void >> p & 1 != 0 {
                 continue;
             }
-            for d in 0..6 {
+            let step = &board.step;
+            board.rays[p] = std::array::from_fn(|d| {
                 let mut ray = Ray::default();
                 let mut at = p;
-                while let Some(q) = board.step[at][d] {
+                while let Some(q) = step[at][d] {
                     ray.points[ray.len as usize] = q;
                     ray.len += 1;
                     ray.mask |= 1 << q;
                     at = q as usize;
                 }
-                board.rays[p][d] = ray;
-            }
+                ray
+            });
         }
         board
     }
@@ -180,7 +181,7 @@ mod tests {
             if !b.is_inner(p as u8) {
                 continue;
             }
-            for d in 0..6 {
+            for (d, &(dr, dx)) in DIRECTIONS.iter().enumerate() {
                 let ray = b.rays[p][d].as_slice();
                 assert!(!ray.is_empty());
                 let voids = ray.iter().filter(|&&q| b.void >> q & 1 != 0).count();
@@ -188,8 +189,8 @@ mod tests {
                 assert!(b.void >> ray[ray.len() - 1] & 1 != 0);
                 let (mut r, mut x) = b.coords[p];
                 for &q in ray {
-                    r += DIRECTIONS[d].0;
-                    x += DIRECTIONS[d].1;
+                    r += dr;
+                    x += dx;
                     assert_eq!(b.coords[q as usize], (r, x));
                 }
             }

@@ -281,8 +281,9 @@ impl Gauss {
         }
         let mut g = Gauss { discs, supply, bonus, risk, side, rules, hash: 0 };
         if rules::collectable(&g, discs[0] | discs[1]) != [0, 0] {
-            return Err("a group of four or more is on the board (it would have been collected)"
-                .into());
+            return Err(
+                "a group of four or more is on the board (it would have been collected)".into()
+            );
         }
         g.hash = g.hash_from_scratch();
         Ok(g)
@@ -346,7 +347,8 @@ impl Gauss {
     /// Points and void counts as they would be scored if the game ended now.
     pub fn tally(&self) -> FinalTally {
         let b = Board::get();
-        let void_discs = [(self.discs[0] & b.void).count_ones(), (self.discs[1] & b.void).count_ones()];
+        let void_discs =
+            [(self.discs[0] & b.void).count_ones(), (self.discs[1] & b.void).count_ones()];
         let mut points = [i32::from(self.bonus[0]), i32::from(self.bonus[1])];
         for c in 0..2 {
             if void_discs[c] > void_discs[1 - c] {

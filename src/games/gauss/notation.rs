@@ -57,7 +57,11 @@ fn parse_board(text: &str, at: usize, word: &str) -> Result<[u64; 2], ParseError
     let b = Board::get();
     let rows: Vec<&str> = word.split('/').collect();
     if rows.len() != b.rows.len() {
-        return Err(ParseError::at_offset(text, at, format!("expected 7 rows, got {}", rows.len())));
+        return Err(ParseError::at_offset(
+            text,
+            at,
+            format!("expected 7 rows, got {}", rows.len()),
+        ));
     }
     let mut discs = [0u64; 2];
     let mut offset = at;
@@ -120,7 +124,9 @@ impl Notation for Gauss {
         let side = match w[1].1 {
             "r" | "R" => Player::First,
             "b" | "B" => Player::Second,
-            _ => return Err(ParseError::at_offset(text, w[1].0, "side to move must be `r` or `b`")),
+            _ => {
+                return Err(ParseError::at_offset(text, w[1].0, "side to move must be `r` or `b`"));
+            }
         };
         let red = parse_pair(text, w[2].0, w[2].1, "red player's supply")?;
         let blue = parse_pair(text, w[3].0, w[3].1, "blue player's supply")?;
@@ -146,11 +152,8 @@ impl Notation for Gauss {
 
     fn format_position(&self) -> String {
         let b = Board::get();
-        let rows: Vec<String> = b
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|&p| point_char(self, p)).collect())
-            .collect();
+        let rows: Vec<String> =
+            b.rows.iter().map(|row| row.iter().map(|&p| point_char(self, p)).collect()).collect();
         let pair = |x: [u8; 2]| format!("{}/{}", x[0], x[1]);
         let mut out = format!(
             "{} {} {} {} {} {}",

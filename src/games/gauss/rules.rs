@@ -15,13 +15,13 @@ use super::{Collection, Gauss, GaussMove};
 
 /// Places `mv` (already taken from the supply), runs the magnet step and the collection.
 pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
-    let b = Board::get();
+    let board = Board::get();
     let trigger = mv.point();
-    let c = mv.colour().index();
-    g.toggle(c, trigger);
+    let placed = mv.colour().index();
+    g.toggle(placed, trigger);
     let mut seeds = 1u64 << trigger;
     for d in 0..6 {
-        let ray = &b.rays[trigger as usize][d];
+        let ray = &board.rays[trigger as usize][d];
         let occupied = g.discs[0] | g.discs[1];
         let hits = ray.mask & occupied;
         if hits == 0 {
@@ -29,11 +29,11 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
         }
         let points = ray.as_slice();
         // The nearest disc: rays running E, SE, SW go up in point order, the others down.
-        let first = if d < 3 { hits.trailing_zeros() } else { 63 - hits.leading_zeros() } as u8;
-        let k = points.iter().position(|&q| q == first).expect("on the ray");
+        let first = if d < 3 { hits.trailing_zeros() } else { hits.ilog2() } as u8;
+        let at = points.iter().position(|&q| q == first).expect("on the ray");
         let colour = usize::from(g.discs[1] >> first & 1 != 0);
-        let target = if colour == c {
-            let mut j = k;
+        let target = if colour == placed {
+            let mut j = at;
             while j + 1 < points.len() && occupied >> points[j + 1] & 1 == 0 {
                 j += 1;
             }
@@ -52,8 +52,8 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
         if mask == 0 {
             continue;
         }
-        g.bonus[colour] += (mask & b.inner).count_ones() as u8;
-        g.risk[colour] += (mask & b.void).count_ones() as u8;
+        g.bonus[colour] += (mask & board.inner).count_ones() as u8;
+        g.risk[colour] += (mask & board.void).count_ones() as u8;
         let mut bits = mask;
         while bits != 0 {
             g.toggle(colour, bits.trailing_zeros() as u8);
