@@ -9,9 +9,10 @@
 //!   the remaining interval, each test narrowing it by its fail-soft value (MTD(f) and Pons'
 //!   null-window bisection). The table survives between tests, so later tests reuse earlier
 //!   bounds.
-//! * [`BisectionScore`]: the same bisection over any win/loss [`Solver`]: the wrapper game
-//!   [`Threshold`] ends like the real game but its outcome is "the root's mover wins iff the
-//!   final score is at least `t`", so alpha-beta, PNS or df-pn decide "score >= t" unchanged.
+//! * [`BisectionScore`]: the same bisection over any win/loss [`Solver`](super::Solver): the
+//!   wrapper game [`Threshold`] ends like the real game but its outcome is "the root's mover
+//!   wins iff the final score is at least `t`", so alpha-beta, PNS or df-pn decide
+//!   "score >= t" unchanged.
 //!
 //! Only games without cycles are supported (the score of endless play is undefined): the
 //! searches keep no path.
