@@ -19,9 +19,9 @@ use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Limits, Notation, Outcome, Player, SolverOptions};
 use clap::{Subcommand, ValueEnum};
 
-/// Placements left at which the player switches to the exact solve by default (solved within
-/// about a second on this machine: see `results/gauss/solve-depth.md`).
-const DEFAULT_SOLVE_AT: u32 = 12;
+/// Placements left at which the player switches to the exact solve by default (typically
+/// solved within a second here: see `results/gauss/solve-depth.md`).
+const DEFAULT_SOLVE_AT: u32 = 9;
 
 /// Arguments of `bitsolve gauss`.
 #[derive(clap::Args, Debug)]
@@ -192,18 +192,19 @@ impl EnginePlayer {
         }
     }
 
-    /// A move for `pos` (not over) and a note on how it was found.
+    /// A move for `pos` (not over) and a note on how it was found. The exact solve may use
+    /// three quarters of the time; if it does not finish, the engine gets the rest.
     fn choose(&mut self, pos: &Gauss) -> (GaussMove, String) {
         let start = Instant::now();
         let budget = Duration::from_secs_f64(self.args.time.max(0.001));
         if self.solve && pos.remaining() <= self.args.solve_at {
-            let limits = Limits { nodes: self.args.nodes, time: Some(budget), stop: None };
+            let limits = Limits { nodes: self.args.nodes, time: Some(budget * 3 / 4), stop: None };
             let report = self.solver.solve_score(pos, &limits);
             if let (Some(score), Some(mv)) = (report.score, report.best_move) {
                 return (mv, format!("exact score {score:+}, {} nodes", report.stats.nodes));
             }
         }
-        let left = budget.saturating_sub(start.elapsed()).max(Duration::from_millis(1));
+        let left = budget.saturating_sub(start.elapsed()).max(budget / 4);
         let limits = SearchLimits {
             soft_time: Some(left / 2),
             hard_time: Some(left),
