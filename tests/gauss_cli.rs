@@ -86,7 +86,10 @@ fn the_engine_solves_the_endgame_exactly() {
         pos.play(mv);
     }
     let position = pos.format_position();
-    let out = bitsolve(&["gauss", "play", "--human", "none", "--position", &position], "");
+    let out = bitsolve(
+        &["gauss", "play", "--human", "none", "--time", "10", "--position", &position],
+        "",
+    );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(stdout.matches("exact score").count(), 6, "{stdout}");
