@@ -439,7 +439,9 @@ impl<G: Scored> ScoreSolver<G> for BisectionScore {
         let (mut lo, mut hi) = (-G::SCORE_BOUND, G::SCORE_BOUND);
         let mut best_move = moves.first().copied();
         let mut t = root.score_estimate().clamp(lo + 1, hi);
+        let budget = limits.time;
         let mut limits = limits.clone();
+        limits.time = budget.map(|t| t.saturating_sub(start.elapsed()));
         while lo < hi {
             let report = solver.solve(&Threshold::new(root.clone(), t), &limits);
             stats.absorb(&report.stats);
@@ -454,9 +456,8 @@ impl<G: Scored> ScoreSolver<G> for BisectionScore {
             if let Some(n) = limits.nodes.as_mut() {
                 *n = n.saturating_sub(report.stats.nodes);
             }
-            if let Some(time) = limits.time.as_mut() {
-                *time = time.saturating_sub(report.stats.elapsed);
-            }
+            // Whole-solve wall time, table set-up between thresholds included.
+            limits.time = budget.map(|t| t.saturating_sub(start.elapsed()));
             t = lo + (hi - lo + 1) / 2;
         }
         stats.elapsed = start.elapsed();
