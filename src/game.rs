@@ -238,3 +238,24 @@ pub trait Perft: Game {
             .collect()
     }
 }
+
+/// A game that ends with a score, not only a winner (Gauss): the capability the score solvers
+/// of [`crate::search::score`] need.
+///
+/// The score is the final points difference seen by the side to move at the end. It need not
+/// decide [`Game::outcome`] alone (tie-breaks may split equal scores), but a positive score must
+/// be a win and a negative one a loss.
+pub trait Scored: Game {
+    /// Every final score lies in `-SCORE_BOUND..=SCORE_BOUND`.
+    const SCORE_BOUND: i32;
+
+    /// The final score from the side to move's view once the game is over, else `None`.
+    fn final_score(&self) -> Option<i32>;
+
+    /// A cheap guess of the final score from the side to move's view, for move ordering and
+    /// the first window of score searches (a child with a lower estimate is tried first, as
+    /// it is worse for the opponent). Default: 0.
+    fn score_estimate(&self) -> i32 {
+        0
+    }
+}

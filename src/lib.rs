@@ -12,11 +12,12 @@ pub mod search;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
-pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player};
+pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player, Scored};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;
 pub use games::geography::Geography;
+pub use games::gauss::{Gauss, GaussMove};
 pub use games::gipf::{Gipf, GipfMove};
 pub use notation::{Notation, ParseError};
 pub use search::{Limits, Report, Solver, SolverKind, SolverOptions, Stats, Value, make_solver};

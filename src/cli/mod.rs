@@ -6,11 +6,13 @@ mod bench;
 mod compare;
 mod dataset;
 mod geography;
+mod gauss;
 mod gipf;
 mod merge;
 mod perft;
 mod plot;
 mod report;
+mod score;
 mod solve;
 mod szochy;
 
@@ -52,6 +54,8 @@ enum Command {
     Szochy(szochy::SzochyArgs),
     /// Undirected edge geography: contest client, server and tournaments.
     Geography(geography::GeographyArgs),
+    /// Gauss: play against the engine, engine matches, pictures, random positions.
+    Gauss(gauss::GaussArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -101,6 +105,7 @@ pub fn main() -> ExitCode {
         Command::Ataxx(args) => ataxx::run(&args),
         Command::Szochy(args) => szochy::run(&args),
         Command::Geography(args) => geography::run(&args),
+        Command::Gauss(args) => gauss::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

@@ -43,10 +43,19 @@ pub struct SolveArgs {
     /// so memory is jobs x tt-mib).
     #[arg(long, short, default_value_t = 1)]
     jobs: usize,
+    /// Compute the exact final score instead of the result (games with a score: gauss).
+    #[arg(long, conflicts_with = "out")]
+    score: bool,
 }
 
 /// Runs the command.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
+    if args.score {
+        let (position, moves, files) = (args.position.as_deref(), &args.moves, &args.files);
+        let (game, solvers, search) = (args.game, &args.solver, &args.search);
+        let job = super::score::ScoreJob { game, position, moves, files, solvers, search };
+        return super::score::run(&job);
+    }
     if let Some(text) = &args.position {
         with_game!(args.game, G => solve_one::<G>(text, args))?;
         return Ok(ExitCode::SUCCESS);

@@ -3,6 +3,7 @@
 pub mod ataxx;
 pub mod digraph;
 pub mod geography;
+pub mod gauss;
 pub mod gipf;
 pub mod szochy;
 
@@ -24,17 +25,20 @@ pub enum GameKind {
     Szochy,
     /// Undirected edge geography: a token on a graph of up to 128 vertices.
     Geography,
+    /// Gauss: magnets on a hexagon of side 4 with a void ring; the final score decides.
+    Gauss,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 6] = [
+    pub const ALL: [GameKind; 7] = [
         GameKind::Ataxx,
         GameKind::AtaxxPolish,
         GameKind::Digraph,
         GameKind::Gipf,
         GameKind::Szochy,
         GameKind::Geography,
+        GameKind::Gauss,
     ];
 
     /// The usual start position, if the game has one.
@@ -43,6 +47,7 @@ impl GameKind {
             GameKind::Ataxx | GameKind::AtaxxPolish => Some("x5o/7/7/7/7/7/o5x x 0 1"),
             GameKind::Digraph | GameKind::Szochy | GameKind::Geography => None,
             GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
+            GameKind::Gauss => Some(gauss::notation::START),
         }
     }
 
@@ -99,6 +104,19 @@ impl GameKind {
                  rule, token-component hashing) decide positions early, so `plies` counts to the \
                  decided position. Contest play: `bitsolve geography`."
             }
+            GameKind::Gauss => {
+                "Gauss: 30 placements on the 19 inner cells of a side-4 hexagon ringed by the \
+                 void; each player holds 10 discs of their colour and 5 of the other's. The \
+                 placed disc repels the first disc of its colour on each ray outward and \
+                 attracts the first of the other colour; groups of 4+ of one colour are \
+                 collected (inner discs to the owner's bonus, void discs to the risk zone). \
+                 Bonus discs score 1; the colour with more discs on the void pays its risk \
+                 discs; ties: fewer own void discs, then fewer risk discs.\n\
+                 Positions: `rows side r-supply b-supply bonus risk [row] [risk-first]`, e.g. \
+                 the start `..../...../....../......./....../...../.... r 10/5 5/10 0/0 0/0`. \
+                 Moves: point and colour, `d4r`. Exact scores: `solve --score`; play: \
+                 `bitsolve gauss`."
+            }
         }
     }
 
@@ -111,6 +129,7 @@ impl GameKind {
             GameKind::Gipf => "gipf",
             GameKind::Szochy => "szochy",
             GameKind::Geography => "geography",
+            GameKind::Gauss => "gauss",
         }
     }
 }
@@ -160,6 +179,32 @@ macro_rules! with_game {
                 type $G = $crate::games::geography::Geography;
                 $body
             }
+            $crate::games::GameKind::Gauss => {
+                type $G = $crate::games::gauss::Gauss;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` with `$G` bound to the game type of `$kind` if that game is
+/// [`Scored`](crate::game::Scored) (has a final score), else evaluates `$other`.
+///
+/// ```
+/// use bitsolve::{with_scored_game, GameKind, Scored};
+/// fn bound<G: Scored>() -> i32 { G::SCORE_BOUND }
+/// assert_eq!(with_scored_game!(GameKind::Gauss, G => Some(bound::<G>()), None), Some(30));
+/// assert_eq!(with_scored_game!(GameKind::Digraph, G => Some(bound::<G>()), None), None);
+/// ```
+#[macro_export]
+macro_rules! with_scored_game {
+    ($kind:expr, $G:ident => $body:expr, $other:expr) => {
+        match $kind {
+            $crate::games::GameKind::Gauss => {
+                type $G = $crate::games::gauss::Gauss;
+                $body
+            }
+            _ => $other,
         }
     };
 }

@@ -14,6 +14,7 @@ pub mod engine;
 pub mod history;
 pub mod matching;
 pub mod pns;
+pub mod score;
 pub mod tt;
 pub mod value;
 
