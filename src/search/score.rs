@@ -65,7 +65,11 @@ pub fn make_score_solver<G: Scored>(
     match kind {
         SolverKind::Brute => Box::new(BruteScore),
         SolverKind::Alphabeta => Box::new(AlphaBetaScore::new(options)),
-        SolverKind::Pns | SolverKind::Dfpn => Box::new(BisectionScore::new(kind, options)),
+        // The matching solver needs a position graph, which a threshold game lacks: it reports
+        // every threshold unknown, so the score stays unknown.
+        SolverKind::Pns | SolverKind::Dfpn | SolverKind::Matching => {
+            Box::new(BisectionScore::new(kind, options))
+        }
     }
 }
 
