@@ -1,9 +1,9 @@
 //! Self-play data for tuning the Ataxx evaluation (`scripts/ataxx_tune.py`).
 //!
 //! Plays `games` games of standard-rules Ataxx from the 7x7 start: a random opening of 2 to 8
-//! plies (clones only), then the engine against itself with `nodes` nodes per move. Every later position that
-//! is not over becomes one CSV row: the game's result from the side to move's view (1, 0.5, 0),
-//! the phase, the evaluation features and the FEN.
+//! plies (clones only), then the engine against itself with `nodes` nodes per move. Every later
+//! position that is not over becomes one CSV row: the game's result from the side to move's
+//! view (1, 0.5, 0), the phase, the evaluation features and the FEN.
 //!
 //! ```text
 //! cargo run --release --example ataxx_selfplay -- 600 4000 1 > datasets/ataxx/tuning/selfplay.csv

@@ -14,7 +14,7 @@
 //! | 2 | exposed | stones next to an empty square the other side can reach (flippable next move) |
 //! | 3 | clone mobility | empty squares the side can clone to |
 //! | 4 | jump mobility | empty squares the side can only jump to |
-//! | 5 | best gain | side to move only: the largest material swing of one of its moves (2 x flips, +1 for a clone) |
+//! | 5 | best gain | side to move only: largest material swing of a move (2 x flips, +1 if clone) |
 //! | 6 | threat | the same for the opponent, as if it were to move (counted positive) |
 //! | 7 | tempo | 1 (the side to move) |
 //!
@@ -40,10 +40,11 @@ use super::tables::{NEIGHBOURS, dilate, reach};
 use crate::game::Game;
 use crate::search::engine::Evaluate;
 
-/// Number of evaluation features (see the [module docs](self)).
+/// Number of evaluation features (the feature table in `src/games/ataxx/eval.rs`).
 pub const FEATURES: usize = 8;
 
-/// Feature weights on an empty board (phase 256), in the order of the [module docs](self).
+/// Feature weights on an empty board (phase 256), in the order of the feature table in
+/// `src/games/ataxx/eval.rs`.
 pub const WEIGHTS_OPENING: [i32; FEATURES] = [100, 106, -39, 20, -3, 71, -55, 144];
 /// Feature weights on a half-full board (phase 128).
 pub const WEIGHTS_MIDDLE: [i32; FEATURES] = [100, 86, -60, 25, -6, 13, 9, 152];
@@ -68,8 +69,8 @@ fn best_gain(own: u64, opp: u64, empty: u64) -> i32 {
 }
 
 impl<const POLISH: bool> Ataxx<POLISH> {
-    /// The evaluation features of this position (see the [module docs](self)), from the side to
-    /// move's view.
+    /// The evaluation features of this position (the feature table in
+    /// `src/games/ataxx/eval.rs`), from the side to move's view.
     pub fn eval_features(&self) -> [i32; FEATURES] {
         let me = self.side_to_move();
         let own = self.stones(me).0;
