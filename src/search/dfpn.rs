@@ -394,10 +394,16 @@ impl<'a, G: Game> Worker<'a, G> {
                 seen = true;
                 e.numbers()
             } else if mobility || probe {
-                grand.clear();
-                child.generate_moves(&mut grand);
+                // Mobility needs every reply; the probe only the first.
+                let first = if mobility {
+                    grand.clear();
+                    child.generate_moves(&mut grand);
+                    grand.first().copied()
+                } else {
+                    child.first_move()
+                };
                 let wins_at_once = probe
-                    && grand.first().is_some_and(|&g| {
+                    && first.is_some_and(|g| {
                         let mut next = child.clone();
                         next.play(g);
                         next.outcome().is_some_and(|o| {
