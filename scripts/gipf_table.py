@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Formats the rows `bitsolve solve --out` wrote for the GIPF variants (scripts/gipf_variants.sh).
 
---unknown DATASET CSV...: prints the dataset lines of the positions no CSV row has solved.
+--unknown DATASET CSV... [--side S]: prints the dataset lines of the positions no CSV row has
+solved (only those of side S with --side).
 --table DATASET CSV...: writes results/gipf/small-variants.csv (per position the row of the first
 pass that solved it, else the last attempt, with the winner and the total time over the passes)
 and results/gipf/small-variants.md (winner grids per S and K)."""
@@ -33,11 +34,17 @@ def attempts(csvs):
 
 def main():
     mode, data, csvs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    side = None
+    if "--side" in csvs:
+        side = csvs[csvs.index("--side") + 1]
+        csvs = csvs[: csvs.index("--side")]
     positions = dataset(data)
     tries = attempts(csvs)
     if mode == "--unknown":
         print("id\tposition\texpected")
         for pid, pos, exp in positions:
+            if side is not None and pos.split()[0] != side:
+                continue
             if not any(r["outcome"] in SOLVED for r in tries.get(pid, [])):
                 print(f"{pid}\t{pos}\t{exp}")
         return

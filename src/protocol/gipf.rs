@@ -34,6 +34,7 @@ pub struct Interpreter {
     /// The small-table df-pn solver of the first attempt, kept from one solve to the next so
     /// its table is allocated (and its pages touched) once.
     quick: Option<Box<dyn Solver<Gipf>>>,
+    use_quick: bool,
 }
 
 fn colour_name(p: Player) -> &'static str {
@@ -44,7 +45,15 @@ impl Interpreter {
     /// An interpreter with no board; the solving commands use solver `kind` with a table of
     /// `tt_mib` MiB.
     pub fn new(tt_mib: usize, kind: SolverKind) -> Self {
-        Interpreter { game: None, last_bad: None, tt_mib, kind, quick: None }
+        Interpreter { game: None, last_bad: None, tt_mib, kind, quick: None, use_quick: true }
+    }
+
+    /// Turns the small-table first attempt of `SOLVE_GAME_STATE` on (the default) or off (then
+    /// every solve gets a fresh table of the full size; the benches compare both).
+    #[must_use]
+    pub fn with_quick_attempt(mut self, on: bool) -> Self {
+        self.use_quick = on;
+        self
     }
 
     /// Runs every command of `input` (one per line, blank lines ignored) and returns the
@@ -198,7 +207,7 @@ impl Interpreter {
     /// more (page faults, clearing) than the search. Otherwise, and with other solvers, one
     /// search with the full table.
     fn solve_report(&mut self, game: &Gipf) -> Report<<Gipf as Game>::Move> {
-        if self.kind == SolverKind::Dfpn && self.tt_mib > QUICK_TT_MIB {
+        if self.use_quick && self.kind == SolverKind::Dfpn && self.tt_mib > QUICK_TT_MIB {
             let options = SolverOptions { tt_mib: QUICK_TT_MIB, ..self.dfpn_options() };
             let quick = self.quick.get_or_insert_with(|| make_solver(SolverKind::Dfpn, &options));
             let report = quick.solve(game, &Limits::nodes(QUICK_NODES));
