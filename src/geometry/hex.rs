@@ -153,7 +153,12 @@ impl Windows {
     /// Whether some window through `cell` lies inside `set`.
     #[inline]
     pub fn full_through(&self, cell: usize, set: u128) -> bool {
-        self.through_cell(cell).iter().any(|&w| set & w == w)
+        for &w in self.through_cell(cell) {
+            if set & w == w {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -412,12 +417,11 @@ mod tests {
                     for (dr, dx) in [(0, 2), (1, 1), (-1, 1)] {
                         let mut mask = 0u128;
                         for i in 0..k as i32 {
-                            match g.point_at(r + i * dr, x + i * dx) {
-                                Some(Point::Cell(c)) => mask |= 1 << c,
-                                _ => {
-                                    mask = 0;
-                                    break;
-                                }
+                            if let Some(Point::Cell(c)) = g.point_at(r + i * dr, x + i * dx) {
+                                mask |= 1 << c;
+                            } else {
+                                mask = 0;
+                                break;
                             }
                         }
                         if mask != 0 {
