@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Writes datasets/gipf/small-variants.tsv: the initial position of every small GIPF variant
-(S=2 with K in 2..3, S=3 with K in 3..4; GW and GB from 3 to 8 pieces, three of each on the board
-at the start, white to move). The winners are computed by `scripts/gipf_variants.sh`."""
+"""Writes datasets/gipf/small-variants.tsv: the initial position of small GIPF variants (three
+pieces of each colour on the board at the start, as in the assignment's boards, white to move):
+
+* S=2 with K in 2..3 and S=3 with K in 3..5, GW and GB from 3 to 8 pieces;
+* S=3 with K in 4..5 and S=4 with K=4, GW = GB from 9 to 12 (how far up the sizes go);
+* S=4 with K=4, GW and GB from 3 to 8.
+
+The winners are computed by `scripts/gipf_variants.sh`."""
 
 import itertools
 import pathlib
@@ -9,8 +14,10 @@ import pathlib
 ROWS = {
     2: ["WB", "B_W", "WB"],
     3: ["W_B", "____", "B___W", "____", "W_B"],
+    4: ["W__B", "_____", "______", "B_____W", "______", "_____", "W__B"],
 }
-KS = {2: [2, 3], 3: [3, 4]}
+GRID = [(2, [2, 3]), (3, [3, 4, 5]), (4, [4])]
+DIAGONAL = [(3, [4, 5]), (4, [4])]
 
 out = pathlib.Path(__file__).resolve().parent.parent / "datasets" / "gipf" / "small-variants.tsv"
 lines = [
@@ -18,9 +25,13 @@ lines = [
     "# One-line form: S K GW GB/RW RB P/rows (datasets/gipf/PROTOCOL.md). No known values.",
     "id\tposition\texpected",
 ]
-for s in (2, 3):
-    for k, gw, gb in itertools.product(KS[s], range(3, 9), range(3, 9)):
-        pos = f"{s} {k} {gw} {gb}/{gw - 3} {gb - 3} W/" + "/".join(ROWS[s])
-        lines.append(f"S{s}-K{k}-W{gw}-B{gb}\t{pos}\t-")
+cases = []
+for s, ks in GRID:
+    cases += [(s, k, gw, gb) for k, gw, gb in itertools.product(ks, range(3, 9), range(3, 9))]
+for s, ks in DIAGONAL:
+    cases += [(s, k, n, n) for k in ks for n in range(9, 13)]
+for s, k, gw, gb in sorted(cases):
+    pos = f"{s} {k} {gw} {gb}/{gw - 3} {gb - 3} W/" + "/".join(ROWS[s])
+    lines.append(f"S{s}-K{k}-W{gw}-B{gb}\t{pos}\t-")
 out.write_text("\n".join(lines) + "\n")
 print(f"{len(lines) - 3} positions -> {out}")

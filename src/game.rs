@@ -180,6 +180,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         let _ = max_positions;
         None
     }
+
+    /// The first move [`Game::generate_moves`] would give, if any. Searches that only need one
+    /// reply (the df-pn win probe) call this; games override it when they can find that move
+    /// without generating the others. Default: generate and take the first.
+    fn first_move(&self) -> Option<Self::Move> {
+        let mut moves = Self::Moves::default();
+        self.generate_moves(&mut moves);
+        moves.first().copied()
+    }
 }
 
 /// Move-path enumeration for testing move generators (perft).

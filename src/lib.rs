@@ -8,6 +8,7 @@ pub mod geometry;
 pub mod graph;
 pub mod notation;
 pub mod results;
+pub mod protocol;
 pub mod search;
 pub mod zobrist;
 

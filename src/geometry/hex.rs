@@ -85,6 +85,83 @@ pub struct HexGeometry {
 
 static TABLES: [OnceLock<HexGeometry>; MAX_SIDE + 1] = [const { OnceLock::new() }; MAX_SIDE + 1];
 
+/// The windows of `K` consecutive cells on the lines of one board (a row of `K` pieces of one
+/// colour covers exactly one of them), built once per `(S, K)` on first use
+/// ([`Windows::get`]).
+///
+/// For S = 4: 48 windows for K = 4 (the 21 lines are 4 to 7 cells long), 69 for K = 3.
+#[derive(Clone, Debug)]
+pub struct Windows {
+    /// Side length `S`.
+    pub side: usize,
+    /// Window length `K`.
+    pub k: usize,
+    /// Every window as a cell set: lines in [`HexGeometry::lines`] order, along each line.
+    pub masks: Vec<u128>,
+    /// The line (index into [`HexGeometry::lines`]) of each window.
+    pub line_of: Vec<u16>,
+    /// The windows through each cell, flattened: cell `c`'s are
+    /// `through[through_start[c]..through_start[c + 1]]` (at most `3K`).
+    pub through: Vec<u128>,
+    /// Offsets into `through`, one per cell plus one.
+    pub through_start: Vec<u32>,
+}
+
+/// Window tables by side and by `K` up to `2S` (from `2S` on, longer than every line: empty).
+static WINDOWS: [[OnceLock<Windows>; 2 * MAX_SIDE + 1]; MAX_SIDE + 1] =
+    [const { [const { OnceLock::new() }; 2 * MAX_SIDE + 1] }; MAX_SIDE + 1];
+
+impl Windows {
+    /// The windows of `k` cells on the board of side `side`, built on first use. A `k` longer
+    /// than every line (or 0) has no windows.
+    ///
+    /// # Panics
+    /// If `side` is outside `MIN_SIDE..=MAX_SIDE`.
+    pub fn get(side: usize, k: usize) -> &'static Windows {
+        let geo = HexGeometry::get(side);
+        // Every k above the longest line (2S - 1) has the same empty table.
+        let k = k.min(2 * side);
+        WINDOWS[side][k].get_or_init(|| Windows::build(geo, k))
+    }
+
+    fn build(geo: &HexGeometry, k: usize) -> Windows {
+        let mut masks = Vec::new();
+        let mut line_of = Vec::new();
+        if k > 0 {
+            for (li, line) in geo.lines.iter().enumerate() {
+                for w in line.cells.windows(k) {
+                    masks.push(w.iter().fold(0u128, |m, &c| m | 1 << c));
+                    line_of.push(li as u16);
+                }
+            }
+        }
+        let mut through = Vec::new();
+        let mut through_start = vec![0u32];
+        for cell in 0..geo.cell_count {
+            through.extend(masks.iter().copied().filter(|&m| m >> cell & 1 == 1));
+            through_start.push(through.len() as u32);
+        }
+        Windows { side: geo.side, k, masks, line_of, through, through_start }
+    }
+
+    /// The windows through `cell`.
+    #[inline]
+    pub fn through_cell(&self, cell: usize) -> &[u128] {
+        &self.through[self.through_start[cell] as usize..self.through_start[cell + 1] as usize]
+    }
+
+    /// Whether some window through `cell` lies inside `set`.
+    #[inline]
+    pub fn full_through(&self, cell: usize, set: u128) -> bool {
+        for &w in self.through_cell(cell) {
+            if set & w == w {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// Number of points in row `r` of the dot grid.
 fn row_len(side: i32, r: i32) -> i32 {
     side + 1 + r.min(2 * side - r)
@@ -325,6 +402,60 @@ mod tests {
             let consecutive: usize = g.lines.iter().map(|l| l.cells.len() - 1).sum();
             assert_eq!(pairs, consecutive);
         }
+    }
+
+    /// The windows of every `(S, K)` against a construction from coordinates only: from every
+    /// cell, `K - 1` unit steps E, SE or NE that stay on the board.
+    #[test]
+    fn windows_match_naive_construction() {
+        for s in MIN_SIDE..=MAX_SIDE {
+            let g = HexGeometry::get(s);
+            for k in 1..=2 * s + 1 {
+                let mut naive = Vec::new();
+                for cell in 0..g.cell_count {
+                    let (r, x) = g.cell_coords[cell];
+                    for (dr, dx) in [(0, 2), (1, 1), (-1, 1)] {
+                        let mut mask = 0u128;
+                        for i in 0..k as i32 {
+                            if let Some(Point::Cell(c)) = g.point_at(r + i * dr, x + i * dx) {
+                                mask |= 1 << c;
+                            } else {
+                                mask = 0;
+                                break;
+                            }
+                        }
+                        if mask != 0 {
+                            naive.push(mask);
+                        }
+                    }
+                }
+                let w = Windows::get(s, k);
+                assert_eq!(w.k, k.min(2 * s), "S={s} K={k}");
+                let mut table = w.masks.clone();
+                table.sort_unstable();
+                naive.sort_unstable();
+                assert_eq!(table, naive, "S={s} K={k}");
+                // Sum over the lines of (length - K + 1), where positive.
+                let count: usize =
+                    g.lines.iter().map(|l| (l.cells.len() + 1).saturating_sub(k)).sum();
+                assert_eq!(w.masks.len(), count);
+                for (i, &m) in w.masks.iter().enumerate() {
+                    assert_eq!(m & !g.lines[w.line_of[i] as usize].mask, 0);
+                }
+                for cell in 0..g.cell_count {
+                    let mut through: Vec<u128> = w.through_cell(cell).to_vec();
+                    let mut expect: Vec<u128> =
+                        naive.iter().copied().filter(|&m| m >> cell & 1 == 1).collect();
+                    through.sort_unstable();
+                    expect.sort_unstable();
+                    assert_eq!(through, expect, "S={s} K={k} cell {cell}");
+                    assert!(through.len() <= 3 * k);
+                }
+            }
+        }
+        assert_eq!(Windows::get(4, 4).masks.len(), 48);
+        assert_eq!(Windows::get(4, 3).masks.len(), 69);
+        assert!(Windows::get(2, 100).masks.is_empty());
     }
 
     #[test]

@@ -298,6 +298,10 @@ struct Shared<'a> {
 struct Worker<'a, G: Game> {
     shared: &'a Shared<'a>,
     path: Vec<u64>,
+    /// How many path positions have each value of the low [`PATH_FILTER_BITS`] bits of their
+    /// hash: a zero count rules a repetition out without scanning the path (paths of proof
+    /// searches in games with long cycles reach thousands of plies).
+    path_filter: Vec<u32>,
     stats: Stats,
     unflushed: u64,
     stopped: bool,
@@ -305,6 +309,10 @@ struct Worker<'a, G: Game> {
     rng: u64,
     root_children: Vec<Child<G::Move>>,
 }
+
+/// Bits of the hash indexing [`Worker::path_filter`].
+const PATH_FILTER_BITS: u32 = 16;
+const PATH_FILTER_MASK: u64 = (1 << PATH_FILTER_BITS) - 1;
 
 /// The table key of a position for the boolean search where its mover proves or not.
 fn tt_key(hash: u64, mover_proves: bool) -> u64 {
@@ -327,6 +335,7 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             shared,
             path: Vec::new(),
+            path_filter: vec![0; 1 << PATH_FILTER_BITS],
             stats: Stats::default(),
             unflushed: 0,
             stopped: false,
@@ -362,6 +371,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return None;
         }
         let hash = pos.hash();
+        if self.path_filter[(hash & PATH_FILTER_MASK) as usize] == 0 {
+            return None;
+        }
         let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
         let first = self.path.len().saturating_sub(window);
         (first..self.path.len()).rev().find(|&i| self.path[i] == hash).map(|i| i as u32)
@@ -394,10 +406,16 @@ impl<'a, G: Game> Worker<'a, G> {
                 seen = true;
                 e.numbers()
             } else if mobility || probe {
-                grand.clear();
-                child.generate_moves(&mut grand);
+                // Mobility needs every reply; the probe only the first.
+                let first = if mobility {
+                    grand.clear();
+                    child.generate_moves(&mut grand);
+                    grand.first().copied()
+                } else {
+                    child.first_move()
+                };
                 let wins_at_once = probe
-                    && grand.first().is_some_and(|&g| {
+                    && first.is_some_and(|g| {
                         let mut next = child.clone();
                         next.play(g);
                         next.outcome().is_some_and(|o| {
@@ -481,6 +499,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return Res { phi: 1, delta: 1, rep: NO_REP, work: 1 };
         }
         self.path.push(hash);
+        self.path_filter[(hash & PATH_FILTER_MASK) as usize] += 1;
         if let Some(busy) = self.shared.busy {
             busy.slot(key).fetch_add(1, Ordering::Relaxed);
         }
@@ -522,6 +541,7 @@ impl<'a, G: Game> Worker<'a, G> {
             busy.slot(key).fetch_sub(1, Ordering::Relaxed);
         }
         self.path.pop();
+        self.path_filter[(hash & PATH_FILTER_MASK) as usize] -= 1;
         let (phi, delta) = combine(&children);
         let disproof = (mover_proves && delta == 0) || (!mover_proves && phi == 0);
         let mut rep = if !disproof {

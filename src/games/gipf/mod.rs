@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use arrayvec::ArrayVec;
 
 use crate::game::{Game, Outcome, Perft, Player};
-use crate::geometry::hex::{HexGeometry, MAX_SIDE, MIN_SIDE};
+use crate::geometry::hex::{HexGeometry, MAX_SIDE, MIN_SIDE, Windows};
 use crate::zobrist::{keys, splitmix64};
 
 /// Capacity of [`GipfMoves`]. A position has at most `12S - 6 = 78` pushes (S = 7); a push
@@ -121,6 +121,7 @@ pub struct BoardText {
 #[derive(Clone, Debug)]
 pub struct Gipf {
     geo: &'static HexGeometry,
+    windows: &'static Windows,
     k: u32,
     pieces: [u32; 2],
     state: State,
@@ -211,6 +212,7 @@ impl Gipf {
         }
         let mut pos = Gipf {
             geo,
+            windows: Windows::get(side, k as usize),
             k,
             pieces: [gw, gb],
             state: State { board, reserve: text.reserve },
@@ -410,10 +412,32 @@ impl Gipf {
 
     /// Whether the raw result `st` of a push has a row to remove. A legal position has none,
     /// and removals create none, so every new run of a colour passes through a cell that colour
-    /// gained: only the (at most three) lines through each gained cell are looked at, and only
-    /// those holding `K` pieces of the colour are scanned.
+    /// gained: only the windows of `K` cells through each gained cell are looked at
+    /// ([`Windows::full_through`], at most `3K` mask tests per cell).
+    /// `st` must come from [`Gipf::pushed`] on this position.
     #[inline]
-    fn push_makes_run(&self, st: &State) -> bool {
+    pub fn push_makes_run(&self, st: &State) -> bool {
+        for colour in 0..2 {
+            let mine = st.board[colour];
+            if mine.count_ones() < self.k {
+                continue;
+            }
+            let mut gained = mine & !self.state.board[colour];
+            while gained != 0 {
+                let c = gained.trailing_zeros() as usize;
+                gained &= gained - 1;
+                if self.windows.full_through(c, mine) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Gipf::push_makes_run`] by scanning the lines through the gained cells (the version
+    /// before the window tables; kept to check and measure them).
+    #[doc(hidden)]
+    pub fn push_makes_run_by_lines(&self, st: &State) -> bool {
         for colour in 0..2 {
             let mine = st.board[colour];
             if mine.count_ones() < self.k {
@@ -638,6 +662,17 @@ impl Game for Gipf {
                 add(st, GipfMove { push: push as u8, choice: choice as u8 }, moves);
             }
         }
+    }
+
+    /// The first legal push with its first removal choice: what [`Gipf::generate_moves`] lists
+    /// first, found without generating the rest.
+    fn first_move(&self) -> Option<GipfMove> {
+        if self.state.reserve[colour_of(self.to_move)] == 0 {
+            return None;
+        }
+        let occupied = self.state.board[0] | self.state.board[1];
+        let push = self.geo.pushes.iter().position(|p| p.mask & !occupied != 0)?;
+        Some(GipfMove { push: push as u8, choice: 0 })
     }
 
     fn play(&mut self, mv: GipfMove) {

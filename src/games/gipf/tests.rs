@@ -57,3 +57,39 @@ fn fast_moves_match_reference_children() {
     assert!(row_moves > 1000, "too few captures exercised: {row_moves}");
     assert!(max_moves < MAX_MOVES / 2, "{max_moves}");
 }
+
+/// Row detection with the window tables equals the line scan, on every push of positions along
+/// random playouts for every S and K.
+#[test]
+fn window_row_detection_matches_line_scan() {
+    let mut rng = crate::zobrist::KeyStream::new(0x7769);
+    let mut rows = 0;
+    for game in 0..240u64 {
+        let side = 2 + (game % 6) as usize;
+        let k = 2 + (game / 6 % 5) as u32;
+        let cells = 3 * side * (side - 1) + 1;
+        let pieces = (cells as u32 / 2).min(5 + (game % 11) as u32 * 3);
+        let rows_text = (0..2 * side - 1)
+            .map(|i| "_".repeat(side + i.min(2 * side - 2 - i)))
+            .collect::<Vec<_>>()
+            .join("/");
+        let text = format!("{side} {k} {pieces} {pieces}/{pieces} {pieces} W/{rows_text}");
+        let Ok(mut pos) = Gipf::parse_position(&text) else { continue };
+        for _ in 0..150 {
+            for push in 0..pos.geometry().pushes.len() {
+                if let Some(st) = pos.pushed(push) {
+                    let by_lines = pos.push_makes_run_by_lines(&st);
+                    assert_eq!(pos.push_makes_run(&st), by_lines, "{}", pos.format_position());
+                    rows += usize::from(by_lines);
+                }
+            }
+            let mut moves = GipfMoves::new();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[(rng.next_key() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(rows > 1000, "too few rows completed: {rows}");
+}
