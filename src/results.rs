@@ -624,9 +624,10 @@ pub fn summary_table(rows: &[Row]) -> Table {
     table
 }
 
-/// Ratios of every configuration of each game against a baseline configuration of that game
-/// (the first in `baselines` that has rows of the game): positions both solved, time ratio and
-/// node ratio (baseline / configuration; above 1 means faster or fewer nodes than the baseline).
+/// Ratios of every configuration against the baseline configuration (chosen by `baseline`) of
+/// the same game and options: positions both solved, time ratio and node ratio (baseline /
+/// configuration; above 1 means faster or fewer nodes than the baseline). Configurations without
+/// such a baseline are left out.
 pub fn ratio_table(rows: &[Row], baseline: &dyn Fn(&Config) -> bool) -> Table {
     let header =
         ["game", "solver", "options", "threads", "baseline", "common", "time x", "nodes x"];
@@ -637,12 +638,16 @@ pub fn ratio_table(rows: &[Row], baseline: &dyn Fn(&Config) -> bool) -> Table {
         rows: Vec::new(),
     };
     let configs: Vec<Config> = totals(rows).into_keys().collect();
-    for game in configs.iter().map(|c| c.0.clone()).collect::<std::collections::BTreeSet<_>>() {
-        let Some(base) = configs.iter().find(|c| c.0 == game && baseline(c)) else { continue };
-        for config in configs.iter().filter(|c| c.0 == game) {
+    for config in &configs {
+        // The baseline with the same game and options (the same run of `compare`).
+        let Some(base) = configs.iter().find(|c| c.0 == config.0 && c.2 == config.2 && baseline(c))
+        else {
+            continue;
+        };
+        {
             let (n, t, nodes) = ratio(rows, base, config).unwrap_or((0, f64::NAN, f64::NAN));
             table.rows.push(vec![
-                game.clone(),
+                config.0.clone(),
                 config.1.clone(),
                 if config.2.is_empty() { "-".into() } else { config.2.clone() },
                 config.3.to_string(),

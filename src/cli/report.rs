@@ -147,8 +147,8 @@ fn markdown(
     out.push_str(&summary_table(rows).render(Format::Md));
     let _ = writeln!(
         out,
-        "\n## Against the baseline\n\nPer game, the baseline's time and nodes over each \
-         configuration's, on the positions both solved (above 1: faster / fewer nodes than the \
+        "\n## Against the baseline\n\nPer game and options, the baseline's time and nodes over \
+         each configuration's, on the positions both solved (above 1: faster / fewer nodes than the \
          baseline).\n"
     );
     out.push_str(&ratio_table(rows, is_base).render(Format::Md));
