@@ -18,6 +18,18 @@ fn main() {
         .is_some_and(|o| o.status.success() && !o.stdout.is_empty());
     let suffix = if dirty { "-dirty" } else { "" };
     println!("cargo:rustc-env=BITSOLVE_GIT={rev}{suffix}");
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    println!("cargo:rerun-if-changed=.git/index");
+    // In a linked worktree `.git` is a file; ask git where HEAD and the index really are, so a
+    // missing path never forces a rebuild on every run.
+    for file in ["HEAD", "index"] {
+        let path = Command::new("git")
+            .args(["rev-parse", "--git-path", file])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+        if let Some(path) = path.filter(|p| std::path::Path::new(p).exists()) {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
+    println!("cargo:rerun-if-changed=build.rs");
 }
