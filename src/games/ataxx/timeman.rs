@@ -145,14 +145,18 @@ mod tests {
 
     #[test]
     fn a_whole_game_fits_in_the_clock() {
-        // Spend the hard limit every move (the worst case) and check the clock never runs out.
+        // Spend the hard limit every move (the worst case): never more than is left, and 40
+        // moves at least before the clock falls to the level where moves come without search.
         let mut left = ms(1000);
-        for ply in 0..200u32 {
-            let empties = 45u32.saturating_sub(ply / 2);
+        let mut moves = 0u32;
+        while left >= PANIC {
+            let empties = 45u32.saturating_sub(moves);
             let b = budget(&TimeControl { left, increment: Duration::ZERO }, empties);
-            assert!(b.hard < left, "ply {ply}: {b:?} with {left:?} left");
+            assert!(b.hard < left, "move {moves}: {b:?} with {left:?} left");
             left -= b.hard;
+            moves += 1;
         }
+        assert!(moves >= 40, "only {moves} moves");
     }
 
     #[test]
