@@ -19,11 +19,11 @@
 //! ```
 //! use bitsolve::graph::Csr;
 //! use bitsolve::graph::matching::{maximum_matching, covered_by_every_maximum_matching};
-//! // A triangle 0-1-2 with a pendant vertex 3 on 2: nu = 2, and 2 is in every maximum matching.
-//! let g = Csr::from_lists(&[vec![1, 2], vec![0, 2], vec![0, 1, 3], vec![2]]);
+//! // A path 0-1-2: nu = 1; the middle vertex is in every maximum matching, the ends are not.
+//! let g = Csr::from_lists(&[vec![1], vec![0, 2], vec![1]]);
 //! let m = maximum_matching(&g);
-//! assert_eq!(m.size(), 2);
-//! assert!(covered_by_every_maximum_matching(&g, &m, 2));
+//! assert_eq!(m.size(), 1);
+//! assert!(covered_by_every_maximum_matching(&g, &m, 1));
 //! assert!(!covered_by_every_maximum_matching(&g, &m, 0));
 //! ```
 
