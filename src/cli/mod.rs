@@ -1,12 +1,12 @@
 //! Command-line parsing and dispatch: every command runs generic code through `with_game!`.
 
-mod batch;
 mod ataxx;
+mod batch;
 mod bench;
 mod compare;
 mod dataset;
-mod geography;
 mod gauss;
+mod geography;
 mod gipf;
 mod merge;
 mod perft;

@@ -2,8 +2,8 @@
 
 pub mod ataxx;
 pub mod digraph;
-pub mod geography;
 pub mod gauss;
+pub mod geography;
 pub mod gipf;
 pub mod szochy;
 
