@@ -327,8 +327,11 @@ impl Gipf {
     }
 
     /// The state after push `push` by the side to move, before removing rows; `None` if the line
-    /// is full.
+    /// is full or the side to move has no piece in reserve.
     pub fn pushed(&self, push: usize) -> Option<State> {
+        if self.state.reserve[colour_of(self.to_move)] == 0 {
+            return None;
+        }
         let p = &self.geo.pushes[push];
         let occupied = self.state.board[0] | self.state.board[1];
         let j = p.cells.iter().position(|&c| occupied >> c & 1 == 0)?;
