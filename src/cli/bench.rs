@@ -36,7 +36,24 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Alphabeta, "win")),
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Pns, "win")),
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::Szochy, SZOCHY_5X5, Task::Solve(SolverKind::Matching, "win")),
+    (GameKind::Szochy, SZOCHY_3X3, Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::Geography, GEOGRAPHY_K6, Task::Solve(SolverKind::Alphabeta, "win")),
+    (GameKind::Geography, GEOGRAPHY_K6, Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::Gauss, GAUSS_START, Task::Perft(3, 47_184)),
+    (GameKind::Gauss, GAUSS_6_LEFT, Task::Solve(SolverKind::Alphabeta, "win")),
 ];
+
+/// Szochy 5x5 with a hole, king, knight and rook (12,144 positions): a first-player win.
+const SZOCHY_5X5: &str = "5 5|3,2|k1,1 n3,3 r5,5";
+/// Szochy official test 15: a first-player win.
+const SZOCHY_3X3: &str = "3 3|2,1 2,2 2,3|k3,3 n3,1";
+/// Undirected edge geography on the complete graph K6 (odd cycles: no bipartite shortcut).
+const GEOGRAPHY_K6: &str = "6 0 15 0 1 0 2 0 3 0 4 0 5 1 2 1 3 1 4 1 5 2 3 2 4 2 5 3 4 3 5 4 5";
+/// Gauss: the empty start position.
+const GAUSS_START: &str = "..../...../....../......./....../...../.... r 10/5 5/10 0/0 0/0";
+/// Gauss with 6 placements left (`datasets/gauss/endgames.tsv` r06-0): a win.
+const GAUSS_6_LEFT: &str = "..b./.r.r./bb..bb/r.r..../.b..../...../..b. r 3/0 0/3 7/4 1/1";
 
 /// GIPF S=2, K=3, empty board, 2+2 pieces in reserve (the README example): a loss.
 const GIPF_S2: &str = "2 3 4 4/2 2 W/__/___/__";
