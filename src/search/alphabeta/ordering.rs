@@ -4,7 +4,9 @@
 //! what every move offers: equality (killers are stored as moves) and [`Hash`] (the history
 //! table is indexed by a hash of the move).
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
+
+use crate::search::move_hash::move_hash;
 
 use super::score::NO_MOVE;
 
@@ -16,50 +18,6 @@ const HISTORY_LIMIT: i32 = 1 << 24;
 const TT_MOVE_SCORE: i32 = i32::MAX;
 /// Ordering score of the first killer; the second gets one less.
 const KILLER_SCORE: i32 = 1 << 30;
-
-/// A small multiplicative hasher for moves (not for untrusted input).
-#[derive(Default)]
-struct MoveHasher(u64);
-
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
-fn move_hash<M: Hash>(mv: &M) -> u64 {
-    let mut h = MoveHasher::default();
-    mv.hash(&mut h);
-    // Final avalanche so the low bits used as an index depend on every input bit.
-    let x = h.finish();
-    (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
-}
 
 /// Per-thread ordering state: killer moves by ply and a history table.
 pub(super) struct MoveOrdering<M> {

@@ -4,7 +4,9 @@
 //! and the history table is indexed by a fast hash of the move (with the side to move, taken
 //! from the ply's parity), as in the solver's ordering.
 
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
+
+use crate::search::move_hash::move_hash;
 
 /// History entries per side (a power of two).
 const HISTORY_SIZE: usize = 1 << 12;
@@ -18,48 +20,9 @@ const KILLER_BONUS: i32 = 3 * HINT_WEIGHT;
 /// Ordering score of the table move.
 pub(super) const TT_MOVE_SCORE: i32 = i32::MAX;
 
-/// A small multiplicative hasher for moves (not for untrusted input).
-#[derive(Default)]
-struct MoveHasher(u64);
-
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        let x = self.0;
-        (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 32)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-}
-
 /// Index of `mv` in one side's history table.
 fn history_index<M: Hash>(mv: &M) -> usize {
-    let mut h = MoveHasher::default();
-    mv.hash(&mut h);
-    h.finish() as usize & (HISTORY_SIZE - 1)
+    move_hash(mv) as usize & (HISTORY_SIZE - 1)
 }
 
 /// Per-thread ordering state: two killers per ply and a history table per side.
