@@ -4,7 +4,7 @@
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
-    Game, Gipf, Limits, Notation, Perft, Solver, SolverKind, SolverOptions, make_solver,
+    Game, Gipf, Limits, Notation, Outcome, Perft, Solver, SolverKind, SolverOptions, make_solver,
 };
 use proptest::prelude::*;
 
@@ -44,13 +44,13 @@ fn solvers_agree_with_brute_force() {
         let Some(truth) = oracle.value() else { continue };
         checked += 1;
         kinds[truth.outcome() as usize] += 1;
-        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn, SolverKind::Retro] {
             let options =
                 SolverOptions { threads: 1, tt_mib: 1, epsilon: None, ..SolverOptions::default() };
             let report = make_solver::<Gipf>(kind, &options).solve(&pos, &Limits::none());
             assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} on {text}");
-            if kind == SolverKind::Alphabeta {
-                assert_eq!(report.plies, truth.plies(), "alphabeta distance on {text}");
+            if matches!(kind, SolverKind::Alphabeta | SolverKind::Retro) {
+                assert_eq!(report.plies, truth.plies(), "{kind:?} distance on {text}");
             }
         }
     }
@@ -90,5 +90,98 @@ proptest! {
         for mv in moves {
             prop_assert_eq!(pos.parse_move(&pos.format_move(mv)).unwrap(), mv);
         }
+    }
+}
+
+/// A random S = 2 position with rows of `K` = 2 or 3: the board where play can go round in
+/// circles (pieces return to the reserves), so draws by infinite play occur.
+fn random_s2_position(rng: &mut KeyStream) -> Gipf {
+    let pick = |rng: &mut KeyStream, n: u64| rng.next_key() % n;
+    let k = if pick(rng, 3) == 0 { 3 } else { 2 };
+    let (gw, gb) = (3 + pick(rng, 3) as u32, 3 + pick(rng, 3) as u32);
+    let start = if pick(rng, 2) == 0 { "WB/B_W/WB" } else { "__/___/__" };
+    let on_board = if start.starts_with('W') { 3 } else { 0 };
+    let text = format!("2 {k} {gw} {gb}/{} {} W/{start}", gw - on_board, gb - on_board);
+    let mut pos = Gipf::parse_position(&text).unwrap();
+    for _ in 0..pick(rng, 24) {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
+        pos.generate_moves(&mut moves);
+        pos.play(moves[pick(rng, moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+/// The retrograde solver (infinite play is a draw) gives the brute-force oracle's exact value
+/// (repetition on the path is a draw), distance included, on S = 2 positions with cycles.
+/// The oracle finishes only on positions close to the end, which are wins and losses; the
+/// draws are checked against alpha-beta (itself checked against the oracle) below.
+#[test]
+fn retro_agrees_with_brute_force_on_small_boards_with_cycles() {
+    let mut rng = KeyStream::new(0x7265_7472_6f);
+    let mut kinds = [0usize; 3];
+    let mut checked = 0;
+    for _ in 0..500 {
+        let pos = random_s2_position(&mut rng);
+        let text = pos.format_position();
+        let Some(truth) = BruteSolver::new().solve(&pos, &Limits::nodes(50_000)).value() else {
+            continue;
+        };
+        checked += 1;
+        kinds[truth.outcome() as usize] += 1;
+        let report = retro().solve(&pos, &Limits::none());
+        assert_eq!(report.value(), Some(truth), "retro on {text}");
+        if let Some(mv) = report.best_move {
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = BruteSolver::new().solve(&child, &Limits::none()).value().unwrap();
+            assert_eq!(v.parent(), truth, "retro's move {} on {text}", pos.format_move(mv));
+        }
+    }
+    eprintln!("checked {checked}, outcomes (loss, draw, win) {kinds:?}");
+    assert!(checked >= 150, "only {checked} positions were small enough");
+    assert!(kinds[0] > 0 && kinds[2] > 0, "outcomes seen: {kinds:?}");
+}
+
+fn retro() -> Box<dyn Solver<Gipf>> {
+    make_solver::<Gipf>(SolverKind::Retro, &SolverOptions::default())
+}
+
+/// On S = 2 positions far from the end, draws included, the retrograde solver and alpha-beta
+/// (repetition draws, checked against the oracle above) agree whenever alpha-beta finishes.
+#[test]
+fn retro_agrees_with_alphabeta_on_drawn_small_boards() {
+    let mut rng = KeyStream::new(0x6472_6177);
+    let mut kinds = [0usize; 3];
+    let options = SolverOptions { tt_mib: 4, ..SolverOptions::default() };
+    for _ in 0..200 {
+        let pos = random_s2_position(&mut rng);
+        let text = pos.format_position();
+        let ab = make_solver::<Gipf>(SolverKind::Alphabeta, &options)
+            .solve(&pos, &Limits::nodes(300_000));
+        let Some(outcome) = ab.outcome else { continue };
+        kinds[outcome as usize] += 1;
+        let report = retro().solve(&pos, &Limits::none());
+        assert_eq!(report.outcome, Some(outcome), "retro against alphabeta on {text}");
+    }
+    eprintln!("outcomes (loss, draw, win) {kinds:?}");
+    assert!(kinds.iter().all(|&n| n > 0), "every outcome must occur: {kinds:?}");
+}
+
+/// The initial S = 2 positions the search solvers proved draws (K = 2, 4 or 5 pieces each)
+/// are draws for the retrograde solver too, and White wins 4 against 3.
+#[test]
+fn retro_confirms_small_variant_results() {
+    for (params, want) in [
+        ("2 2 4 4/1 1 W", Outcome::Draw),
+        ("2 2 5 5/2 2 W", Outcome::Draw),
+        ("2 2 4 3/1 0 W", Outcome::Win),
+        ("2 3 3 3/0 0 W", Outcome::Loss),
+    ] {
+        let pos = Gipf::parse_position(&format!("{params}/WB/B_W/WB")).unwrap();
+        let report = retro().solve(&pos, &Limits::none());
+        assert_eq!(report.outcome, Some(want), "{params}");
     }
 }
