@@ -156,9 +156,9 @@ impl KeyIds {
 
 /// Why a solve gave up.
 enum Stop {
-    /// Time limit or stop flag.
-    Limit,
-    /// More positions than allowed.
+    /// Time limit or stop flag, after enumerating this many positions.
+    Limit(usize),
+    /// More positions than allowed: this many were enumerated (the cap plus one).
     TooMany(usize),
     /// A position without an exact key.
     NoKey,
@@ -203,7 +203,7 @@ impl Retro {
             }
             expanded += 1;
             if expanded.is_multiple_of(CHECK_EVERY) && stopped(limits, start) {
-                return Err(Stop::Limit);
+                return Err(Stop::Limit(ids.len()));
             }
             starts.push(targets.len());
             let outcome = pos.outcome();
@@ -220,7 +220,7 @@ impl Retro {
                 let (id, new) = ids.insert(key);
                 if new {
                     if ids.len() > max {
-                        return Err(Stop::TooMany(max));
+                        return Err(Stop::TooMany(ids.len()));
                     }
                     queue.push_back(child);
                 }
@@ -253,7 +253,7 @@ impl Retro {
             preds[fill[t as usize]] = source as u32;
             fill[t as usize] += 1;
             if e % (CHECK_EVERY * 16) == 0 && stopped(limits, start) {
-                return Err(Stop::Limit);
+                return Err(Stop::Limit(n));
             }
         }
         Ok(Retro { ids, remaining, finished, pred_start, preds, layers })
@@ -282,7 +282,7 @@ impl Retro {
             let c = queue[head] as usize;
             head += 1;
             if head.is_multiple_of(CHECK_EVERY * 16) && stopped(limits, start) {
-                return Err(Stop::Limit);
+                return Err(Stop::Limit(n));
             }
             let d = dist[c] + 1;
             for &p in &self.preds[self.pred_start[c]..self.pred_start[c + 1]] {
@@ -324,16 +324,23 @@ impl<G: Game> Solver<G> for RetroSolver {
     fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         if let Some(outcome) = root.outcome() {
+            // One position enumerated: the root.
             let plies = (outcome != Outcome::Draw).then_some(0);
-            return Report::finished(outcome, plies, start);
+            let mut report = Report::finished(outcome, plies, start);
+            report.stats.nodes = 1;
+            return report;
         }
         let max = limits.nodes.map_or(DEFAULT_MAX_POSITIONS, |n| {
             usize::try_from(n).unwrap_or(usize::MAX).min(u32::MAX as usize - 1)
         });
-        let unknown = |stop: Stop, nodes: usize| {
-            match stop {
-                Stop::Limit => {}
-                Stop::TooMany(max) => eprintln!("retro solver: more than {max} positions"),
+        // An unknown result still reports the positions enumerated (past the cap: the cap + 1).
+        let unknown = |stop: Stop| {
+            let nodes = match stop {
+                Stop::Limit(n) => n,
+                Stop::TooMany(n) => {
+                    eprintln!("retro solver: more than {max} positions");
+                    n
+                }
                 Stop::NoKey => {
                     if !WARNED.swap(true, Ordering::Relaxed) {
                         eprintln!(
@@ -341,8 +348,9 @@ impl<G: Game> Solver<G> for RetroSolver {
                              game (or this board size) lacks"
                         );
                     }
+                    0
                 }
-            }
+            };
             Report::unknown(Stats {
                 nodes: nodes as u64,
                 elapsed: start.elapsed(),
@@ -351,12 +359,12 @@ impl<G: Game> Solver<G> for RetroSolver {
         };
         let mut retro = match Retro::build(root, max, limits, start) {
             Ok(r) => r,
-            Err(stop) => return unknown(stop, 0),
+            Err(stop) => return unknown(stop),
         };
         let nodes = retro.ids.len();
         let (label, dist) = match retro.label(limits, start) {
             Ok(l) => l,
-            Err(stop) => return unknown(stop, nodes),
+            Err(stop) => return unknown(stop),
         };
         // The root is id 0; its best move leads to a child that keeps its value.
         let mut moves = G::Moves::default();
@@ -450,17 +458,18 @@ mod tests {
         let r = RetroSolver::new()
             .solve(&Digraph::new(vec![vec![1], vec![2], vec![0]], 0), &Limits::nodes(2));
         assert_eq!(r.outcome, None);
+        assert_eq!(r.stats.nodes, 3);
     }
 
     #[test]
     fn key_ids_survive_growth() {
         let mut ids = KeyIds::new();
         for i in 0..10_000u128 {
-            assert_eq!(ids.insert(i * 0x1_0000_0001 << 40), (i as u32, true));
+            assert_eq!(ids.insert((i * 0x1_0000_0001) << 40), (i as u32, true));
         }
         for i in 0..10_000u128 {
-            assert_eq!(ids.insert(i * 0x1_0000_0001 << 40), (i as u32, false));
-            assert_eq!(ids.get(i * 0x1_0000_0001 << 40), Some(i as u32));
+            assert_eq!(ids.insert((i * 0x1_0000_0001) << 40), (i as u32, false));
+            assert_eq!(ids.get((i * 0x1_0000_0001) << 40), Some(i as u32));
         }
         assert_eq!(ids.get(7), None);
     }
