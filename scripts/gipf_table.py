@@ -26,12 +26,13 @@ SHORT = {"dfpn": "df", "alphabeta": "ab", "retro": "re"}
 
 
 def human(n):
-    """A position count, short: 950, 12.2k, 3.4M."""
+    """A position count, short: 950, 12.2k, 3.4M, 13.9G, 142.5T."""
     if n < 1000:
         return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.1f}M"
+    for unit, size in (("T", 10**12), ("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return str(n)
 
 
 def dataset(path):
