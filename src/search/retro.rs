@@ -47,8 +47,8 @@
 //! are built); and the positions waiting in the breadth-first queue. On GIPF S = 3 that comes
 //! to 85 to 125 bytes per position. The node limit of [`Limits`] caps the
 //! number of positions ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports
-//! `unknown` instead of exhausting memory. The time limit and the stop flag are checked every
-//! few thousand positions in every step. Single-threaded; a thread count is accepted and
+//! `unknown` instead of exhausting memory. The time limit and the stop flag are checked at the
+//! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
 //! ignored.
 
 use std::collections::VecDeque;
@@ -359,6 +359,9 @@ impl<G: Game> Solver<G> for RetroSolver {
                 ..Stats::default()
             })
         };
+        if stopped(limits, start) {
+            return unknown(Stop::Limit(0));
+        }
         let mut retro = match Retro::build(root, max, limits, start) {
             Ok(r) => r,
             Err(stop) => return unknown(stop),
@@ -461,6 +464,27 @@ mod tests {
             .solve(&Digraph::new(vec![vec![1], vec![2], vec![0]], 0), &Limits::nodes(2));
         assert_eq!(r.outcome, None);
         assert_eq!(r.stats.nodes, 3);
+    }
+
+    #[test]
+    fn the_stop_flag_and_the_time_limit_give_unknown() {
+        let succ: Vec<Vec<u8>> = (0..64u8).map(|v| vec![(v + 1) % 64, (v + 7) % 64]).collect();
+        let g = Digraph::new(succ, 0);
+        let stop = std::sync::Arc::new(AtomicBool::new(true));
+        let limits = Limits { stop: Some(stop.clone()), ..Limits::none() };
+        assert_eq!(RetroSolver::new().solve(&g, &limits).outcome, None);
+        stop.store(false, Ordering::Relaxed);
+        assert_eq!(RetroSolver::new().solve(&g, &limits).value(), Some(Value::Draw));
+        let limits = Limits { time: Some(std::time::Duration::ZERO), ..Limits::none() };
+        assert_eq!(RetroSolver::new().solve(&g, &limits).outcome, None);
+    }
+
+    #[test]
+    fn a_game_without_exact_key_gives_unknown() {
+        use crate::notation::Notation;
+        let g = crate::games::gauss::Gauss::parse_position(crate::games::gauss::notation::START)
+            .unwrap();
+        assert_eq!(RetroSolver::new().solve(&g, &Limits::none()).outcome, None);
     }
 
     #[test]
