@@ -3,16 +3,36 @@
 
 --unknown DATASET CSV... [--side S]: prints the dataset lines of the positions no CSV row has
 solved (only those of side S with --side).
+--scale CSV: writes results/gipf/retro-scale.md from the rows of scripts/gipf_retro_scale.sh.
 --table DATASET CSV...: writes results/gipf/small-variants.csv (per position the row of the first
-pass that solved it, else the last attempt, with the winner and the total time over the passes)
-and results/gipf/small-variants.md (winner grids per S and K)."""
+pass that solved it, else the last attempt, with the winner and the total time over the passes,
+plus the retrograde solver's own result, position count and time as an independent check) and
+results/gipf/small-variants.md (winner grids per S and K, which solver decided each cell, and the
+number of reachable positions the retrograde solver enumerated).
+
+The retrograde solver (pass 5) runs on every position, also those an earlier pass solved: those
+keep their earlier deciding row (provenance), and any disagreement is listed and fails the run."""
 
 import csv
+import math
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLVED = {"win", "loss", "draw"}
+
+
+SHORT = {"dfpn": "df", "alphabeta": "ab", "retro": "re"}
+
+
+def human(n):
+    """A position count, short: 950, 12.2k, 3.4M, 13.9G, 142.5T."""
+    if n < 1000:
+        return str(n)
+    for unit, size in (("T", 10**12), ("G", 10**9), ("M", 10**6), ("k", 10**3)):
+        if n >= size:
+            return f"{n / size:.1f}{unit}"
+    return str(n)
 
 
 def dataset(path):
@@ -32,7 +52,40 @@ def attempts(csvs):
     return by_id
 
 
+def upper_bound(s, gw, gb):
+    """Positions of an (S, GW, GB) variant whatever the rules allow: w white and b black pieces on
+    the 3S(S-1)+1 cells, reserves up to GW-w and GB-b (captured pieces leave the game), either
+    side to move."""
+    n = 3 * s * (s - 1) + 1
+    return sum(math.comb(n, w) * math.comb(n - w, b) * (gw - w + 1) * (gb - b + 1) * 2
+               for w in range(min(gw, n) + 1) for b in range(min(gb, n - w) + 1))
+
+
+def scale(path):
+    """results/gipf/retro-scale.md from the rows of scripts/gipf_retro_scale.sh."""
+    md = ["# How far the retrograde solver gets on the unknown GIPF variants",
+          "",
+          f"Written by `scripts/gipf_table.py --scale` from `{path}` (`scripts/gipf_retro_scale.sh`).",
+          "Positions: enumerated by `bitsolve solve --solver retro` before it stopped (`>N`: its cap",
+          "of N positions was reached); bound: every placement of at most GW white and GB black",
+          "pieces with any smaller reserves and either side to move (no rule applied).",
+          "",
+          "| variant | result | positions | bound | time s | git |",
+          "|---|---|---:|---:|---:|---|"]
+    for row in csv.DictReader(open(path)):
+        s, k, gw, gb = (int(x) for x in row["id"][1:].replace("-K", " ").replace("-W", " ").replace("-B", " ").split())
+        n = int(row["nodes"])
+        shown = human(n) if row["outcome"] in SOLVED else ">" + human(n - 1)
+        md.append(f"| S={s} K={k} {gw}+{gb} | {row['outcome']} | {shown} | {human(upper_bound(s, gw, gb))} "
+                  f"| {float(row['millis']) / 1000:.1f} | {row['git']} |")
+    (ROOT / "results" / "gipf" / "retro-scale.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
 def main():
+    if sys.argv[1] == "--scale":
+        scale(sys.argv[2])
+        return
     mode, data, csvs = sys.argv[1], sys.argv[2], sys.argv[3:]
     side = None
     if "--side" in csvs:
@@ -50,8 +103,15 @@ def main():
         return
     out_rows = []
     grid = {}
+    deciders = {}
+    counts = {}
+    disagree = []
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
+        retro = next((r for r in rows if r["solver"] == "retro"), None)
+        earlier = [r for r in rows if r["solver"] != "retro" and r["outcome"] in SOLVED]
+        if retro and earlier and retro["outcome"] in SOLVED and retro["outcome"] != earlier[0]["outcome"]:
+            disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, retro {retro['outcome']}")
         done = [r for r in rows if r["outcome"] in SOLVED]
         row = done[0] if done else rows[-1]
         winner = {"win": "White", "loss": "Black", "draw": "draw"}.get(row["outcome"], "?")
@@ -62,8 +122,16 @@ def main():
             "outcome": row["outcome"], "solver": row["solver"], "pass": rows.index(row) + 1,
             "nodes": row["nodes"], "max_depth": row["max_depth"], "millis": row["millis"],
             "total_millis": f"{total_ms:.3f}", "git": row["git"],
+            "retro_outcome": retro["outcome"] if retro else "",
+            "retro_positions": retro["nodes"] if retro else "",
+            "retro_millis": retro["millis"] if retro else "",
         })
         grid.setdefault((s, k), {})[(gw, gb)] = winner
+        deciders.setdefault((s, k), {})[(gw, gb)] = row["solver"] if row["outcome"] in SOLVED else "?"
+        if retro:
+            n = int(retro["nodes"])
+            counts.setdefault((s, k), {})[(gw, gb)] = (
+                human(n) if retro["outcome"] in SOLVED else ">" + human(n - 1))
     res = ROOT / "results" / "gipf"
     with open(res / "small-variants.csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(out_rows[0]))
@@ -75,6 +143,10 @@ def main():
           "(`scripts/gipf_variants.sh`). W = White (moves first) wins, B = Black wins,",
           "D = draw (neither side can force a win; play repeats forever), ? = not solved",
           "within the limits. Rows: GW (white pieces), columns: GB (black pieces).",
+          "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
+          "pns, re = retro; the first of passes 1-5 that solved it) and the number of positions",
+          "reachable from the initial position, as enumerated by the retrograde solver",
+          "(`>N`: more than its cap of N positions, so not solved by it).",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
@@ -87,10 +159,32 @@ def main():
         for gw in gws:
             md.append(f"| {gw} | " + " | ".join(letter[cells.get((gw, gb), "?")] if (gw, gb) in cells else "" for gb in gbs) + " |")
         md.append("")
+        for title, table in (("Decided by", deciders), ("Reachable positions (retro)", counts)):
+            cells = table.get((s, k))
+            if not cells:
+                continue
+            md.append(f"{title}, S={s}, K={k}:")
+            md.append("")
+            md.append("| GW \\ GB | " + " | ".join(map(str, gbs)) + " |")
+            md.append("|---|" + "---|" * len(gbs))
+            for gw in gws:
+                md.append(f"| {gw} | " + " | ".join(SHORT.get(cells.get((gw, gb), ""), cells.get((gw, gb), "")) for gb in gbs) + " |")
+            md.append("")
     solved = sum(r["winner"] != "?" for r in out_rows)
-    md.append(f"Solved {solved} of {len(out_rows)} positions.")
+    by_retro = sum(r["solver"] == "retro" and r["winner"] != "?" for r in out_rows)
+    checked = sum(r["retro_outcome"] in SOLVED and r["solver"] != "retro" for r in out_rows)
+    md.append(f"Solved {solved} of {len(out_rows)} positions ({by_retro} decided by retro).")
+    md.append(f"The retrograde solver also solved {checked} of the positions an earlier pass decided,"
+              f" with {len(disagree)} disagreement(s).")
+    for d in disagree:
+        md.append(f"* disagreement: {d}")
     (res / "small-variants.md").write_text("\n".join(md) + "\n")
-    print(f"solved {solved} of {len(out_rows)}")
+    print(f"solved {solved} of {len(out_rows)} ({by_retro} by retro; retro checked {checked}, "
+          f"{len(disagree)} disagreement(s))")
+    for d in disagree:
+        print(f"disagreement: {d}", file=sys.stderr)
+    if disagree:
+        sys.exit(1)
 
 
 main()

@@ -163,6 +163,17 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// date incrementally by `play`.
     fn hash(&self) -> u64;
 
+    /// An exact key of the position for solvers that store every position once (the retrograde
+    /// solver, [`crate::search::SolverKind::Retro`]): two positions reachable from a common
+    /// start have the same key only if they are the same position for the rules (same moves,
+    /// same outcomes, same future). What never changes during a game (board size, blocked
+    /// squares, the graph, piece totals) may be left out; move counters that [`Game::hash`]
+    /// leaves out are left out here too. `None` (the default): the game has no such key in
+    /// 128 bits, and the retrograde solver reports `unknown`.
+    fn exact_key(&self) -> Option<u128> {
+        None
+    }
+
     /// How many of the latest plies could be undone by a later position, if the game knows it
     /// (searches then look only that far back for repetitions). `None`: look at the whole path.
     fn reversible_plies(&self) -> Option<u32> {

@@ -4,7 +4,7 @@
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
-    Game, Gipf, Limits, Notation, Perft, Solver, SolverKind, SolverOptions, make_solver,
+    Game, Gipf, Limits, Notation, Outcome, Perft, Solver, SolverKind, SolverOptions, make_solver,
 };
 use proptest::prelude::*;
 
@@ -44,13 +44,13 @@ fn solvers_agree_with_brute_force() {
         let Some(truth) = oracle.value() else { continue };
         checked += 1;
         kinds[truth.outcome() as usize] += 1;
-        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn] {
+        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn, SolverKind::Retro] {
             let options =
                 SolverOptions { threads: 1, tt_mib: 1, epsilon: None, ..SolverOptions::default() };
             let report = make_solver::<Gipf>(kind, &options).solve(&pos, &Limits::none());
             assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} on {text}");
-            if kind == SolverKind::Alphabeta {
-                assert_eq!(report.plies, truth.plies(), "alphabeta distance on {text}");
+            if matches!(kind, SolverKind::Alphabeta | SolverKind::Retro) {
+                assert_eq!(report.plies, truth.plies(), "{kind:?} distance on {text}");
             }
         }
     }
@@ -89,6 +89,108 @@ proptest! {
         pos.generate_moves(&mut moves);
         for mv in moves {
             prop_assert_eq!(pos.parse_move(&pos.format_move(mv)).unwrap(), mv);
+        }
+    }
+}
+
+/// A random S = 2 position with rows of `K` = 2 or 3: the board where play can go round in
+/// circles (pieces return to the reserves), so draws by infinite play occur.
+fn random_s2_position(rng: &mut KeyStream) -> Gipf {
+    let pick = |rng: &mut KeyStream, n: u64| rng.next_key() % n;
+    let k = if pick(rng, 3) == 0 { 3 } else { 2 };
+    let (gw, gb) = (3 + pick(rng, 3) as u32, 3 + pick(rng, 3) as u32);
+    let start = if pick(rng, 2) == 0 { "WB/B_W/WB" } else { "__/___/__" };
+    let on_board = if start.starts_with('W') { 3 } else { 0 };
+    let text = format!("2 {k} {gw} {gb}/{} {} W/{start}", gw - on_board, gb - on_board);
+    let mut pos = Gipf::parse_position(&text).unwrap();
+    for _ in 0..pick(rng, 24) {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
+        pos.generate_moves(&mut moves);
+        pos.play(moves[pick(rng, moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+/// The retrograde solver (infinite play is a draw) gives the brute-force oracle's exact value
+/// (repetition on the path is a draw), distance included, on S = 2 positions with cycles.
+/// The oracle finishes only on positions close to the end, which are wins and losses; the
+/// draws are checked against alpha-beta (itself checked against the oracle) below.
+#[test]
+fn retro_agrees_with_brute_force_on_small_boards_with_cycles() {
+    let mut rng = KeyStream::new(0x0072_6574_726f);
+    let mut kinds = [0usize; 3];
+    let mut checked = 0;
+    for _ in 0..500 {
+        let pos = random_s2_position(&mut rng);
+        let text = pos.format_position();
+        let Some(truth) = BruteSolver::new().solve(&pos, &Limits::nodes(50_000)).value() else {
+            continue;
+        };
+        checked += 1;
+        kinds[truth.outcome() as usize] += 1;
+        let report = retro().solve(&pos, &Limits::none());
+        assert_eq!(report.value(), Some(truth), "retro on {text}");
+        if let Some(mv) = report.best_move {
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = BruteSolver::new().solve(&child, &Limits::none()).value().unwrap();
+            assert_eq!(v.parent(), truth, "retro's move {} on {text}", pos.format_move(mv));
+        }
+    }
+    eprintln!("checked {checked}, outcomes (loss, draw, win) {kinds:?}");
+    assert!(checked >= 150, "only {checked} positions were small enough");
+    assert!(kinds[0] > 0 && kinds[2] > 0, "outcomes seen: {kinds:?}");
+}
+
+fn retro() -> Box<dyn Solver<Gipf>> {
+    make_solver::<Gipf>(SolverKind::Retro, &SolverOptions::default())
+}
+
+/// On S = 2 positions far from the end, draws included, the retrograde solver and alpha-beta
+/// (repetition draws, checked against the oracle above) agree whenever alpha-beta finishes.
+#[test]
+fn retro_agrees_with_alphabeta_on_drawn_small_boards() {
+    let mut rng = KeyStream::new(0x6472_6177);
+    let mut kinds = [0usize; 3];
+    let options = SolverOptions { tt_mib: 4, ..SolverOptions::default() };
+    for _ in 0..200 {
+        let pos = random_s2_position(&mut rng);
+        let text = pos.format_position();
+        let ab = make_solver::<Gipf>(SolverKind::Alphabeta, &options)
+            .solve(&pos, &Limits::nodes(300_000));
+        let Some(outcome) = ab.outcome else { continue };
+        kinds[outcome as usize] += 1;
+        let report = retro().solve(&pos, &Limits::none());
+        assert_eq!(report.outcome, Some(outcome), "retro against alphabeta on {text}");
+    }
+    eprintln!("outcomes (loss, draw, win) {kinds:?}");
+    assert!(kinds.iter().all(|&n| n > 0), "every outcome must occur: {kinds:?}");
+}
+
+/// Every S = 2 variant of `results/gipf/small-variants.md` (K = 2, 3; GW, GB = 3..8) has the
+/// retrograde value found there: with K = 3 White wins iff GW > 3 (the first push fills the
+/// board and Black is stuck); with K = 2 White loses with GW = 3, wins with GB = 3 and
+/// otherwise neither side can force a win (a draw), which the search passes proved for
+/// GW <= 5 only.
+#[test]
+fn retro_solves_every_s2_variant() {
+    for k in 2..=3 {
+        for gw in 3..=8u32 {
+            for gb in 3..=8u32 {
+                let text = format!("2 {k} {gw} {gb}/{} {} W/WB/B_W/WB", gw - 3, gb - 3);
+                let pos = Gipf::parse_position(&text).unwrap();
+                let want = match (k, gw, gb) {
+                    (_, 3, _) => Outcome::Loss,
+                    (3, _, _) | (2, _, 3) => Outcome::Win,
+                    _ => Outcome::Draw,
+                };
+                let report = retro().solve(&pos, &Limits::none());
+                assert_eq!(report.outcome, Some(want), "{text}");
+                assert!(report.stats.nodes <= 23_132, "{text}: {} positions", report.stats.nodes);
+            }
         }
     }
 }

@@ -36,6 +36,8 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Alphabeta, "win")),
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Pns, "win")),
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Retro, "draw")),
+    (GameKind::Gipf, GIPF_S2_DRAW, Task::Solve(SolverKind::Retro, "draw")),
     (GameKind::Szochy, SZOCHY_5X5, Task::Solve(SolverKind::Matching, "win")),
     (GameKind::Szochy, SZOCHY_3X3, Task::Solve(SolverKind::Dfpn, "win")),
     (GameKind::Geography, GEOGRAPHY_K6, Task::Solve(SolverKind::Alphabeta, "win")),
@@ -55,6 +57,8 @@ const GAUSS_START: &str = "..../...../....../......./....../...../.... r 10/5 5/
 /// Gauss with 6 placements left (`datasets/gauss/endgames.tsv` r06-0): a win.
 const GAUSS_6_LEFT: &str = "..b./.r.r./bb..bb/r.r..../.b..../...../..b. r 3/0 0/3 7/4 1/1";
 
+/// GIPF S=2, K=2, 8+8 pieces, the initial position: a draw (23,132 reachable positions).
+const GIPF_S2_DRAW: &str = "2 2 8 8/5 5 W/WB/B_W/WB";
 /// GIPF S=2, K=3, empty board, 2+2 pieces in reserve (the README example): a loss.
 const GIPF_S2: &str = "2 3 4 4/2 2 W/__/___/__";
 /// GIPF S=3, K=4 after 2 random plies (`datasets/gipf/random-small.tsv` d2-1): a win in 3.

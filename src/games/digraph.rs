@@ -96,6 +96,11 @@ impl Game for Digraph {
     fn hash(&self) -> u64 {
         self.keys[self.at as usize]
     }
+
+    /// The token's vertex (the graph never changes).
+    fn exact_key(&self) -> Option<u128> {
+        Some(u128::from(self.at))
+    }
 }
 
 impl crate::game::Perft for Digraph {}

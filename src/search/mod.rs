@@ -15,6 +15,7 @@ pub mod history;
 pub mod matching;
 mod move_hash;
 pub mod pns;
+pub mod retro;
 pub mod score;
 pub mod tt;
 pub mod value;
@@ -166,16 +167,21 @@ pub enum SolverKind {
     /// Maximum matching on the position graph, for games that are undirected vertex geography
     /// ([`Game::position_graph`]); reports `unknown` with a message for other games.
     Matching,
+    /// Retrograde analysis of every position reachable from the root ([`retro`]): exact,
+    /// draws by infinite play included; needs [`Game::exact_key`] and memory for every
+    /// position (a node limit caps the positions).
+    Retro,
 }
 
 impl SolverKind {
     /// Every solver, in a fixed order.
-    pub const ALL: [SolverKind; 5] = [
+    pub const ALL: [SolverKind; 6] = [
         SolverKind::Brute,
         SolverKind::Alphabeta,
         SolverKind::Pns,
         SolverKind::Dfpn,
         SolverKind::Matching,
+        SolverKind::Retro,
     ];
 
     /// The solver's name on the command line and in result files.
@@ -186,6 +192,7 @@ impl SolverKind {
             SolverKind::Pns => "pns",
             SolverKind::Dfpn => "dfpn",
             SolverKind::Matching => "matching",
+            SolverKind::Retro => "retro",
         }
     }
 }
@@ -230,6 +237,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Pns => Box::new(pns::PnsSolver::new(options)),
         SolverKind::Dfpn => Box::new(dfpn::DfpnSolver::new(options)),
         SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
+        SolverKind::Retro => Box::new(retro::RetroSolver::new()),
     }
 }
 

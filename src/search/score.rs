@@ -65,9 +65,10 @@ pub fn make_score_solver<G: Scored>(
     match kind {
         SolverKind::Brute => Box::new(BruteScore),
         SolverKind::Alphabeta => Box::new(AlphaBetaScore::new(options)),
-        // The matching solver needs a position graph, which a threshold game lacks: it reports
-        // every threshold unknown, so the score stays unknown.
-        SolverKind::Pns | SolverKind::Dfpn | SolverKind::Matching => {
+        // The matching solver needs a position graph and the retrograde one an exact key, which
+        // a threshold game lacks: they report every threshold unknown, so the score stays
+        // unknown.
+        SolverKind::Pns | SolverKind::Dfpn | SolverKind::Matching | SolverKind::Retro => {
             Box::new(BisectionScore::new(kind, options))
         }
     }

@@ -360,4 +360,14 @@ impl<const POLISH: bool> Game for Ataxx<POLISH> {
     fn reversible_plies(&self) -> Option<u32> {
         Some(self.halfmove())
     }
+
+    /// Both players' stones (55 bits each: squares are `8 * row + column` below 7 x 7) and
+    /// the side to move. The blocked squares and the board size never change; the clocks are
+    /// left out as [`Game::hash`] leaves them out.
+    fn exact_key(&self) -> Option<u128> {
+        let (first, second) = (self.stones[Player::First].0, self.stones[Player::Second].0);
+        debug_assert!((first | second) >> 55 == 0, "a square beyond the 7 x 7 board");
+        let side = u128::from(self.side == Player::Second);
+        Some(u128::from(first) | u128::from(second) << 55 | side << 110)
+    }
 }

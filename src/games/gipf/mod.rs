@@ -697,6 +697,21 @@ impl Game for Gipf {
     fn hash(&self) -> u64 {
         self.hash
     }
+
+    /// Board, reserves and side to move packed into 128 bits: `n` bits per colour for the `n`
+    /// cells, then 8 bits per reserve and one for the side. Fits for `S <= 4` (`n <= 37`) and
+    /// for `S = 5` (`n = 61`: `2n + 17 = 139` bits) not, so `None` from `S = 5` up. The
+    /// parameters `S K GW GB` never change during a game.
+    fn exact_key(&self) -> Option<u128> {
+        let n = self.geo.cell_count as u32;
+        let [w, b] = self.state.reserve;
+        if 2 * n + 17 > 128 || w > 255 || b > 255 {
+            return None;
+        }
+        let side = u128::from(self.to_move == Player::Second);
+        let reserves = u128::from(w) | u128::from(b) << 8 | side << 16;
+        Some(self.state.board[0] | self.state.board[1] << n | reserves << (2 * n))
+    }
 }
 
 impl Perft for Gipf {}
