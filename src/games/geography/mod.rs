@@ -28,6 +28,7 @@ pub mod generator;
 pub mod graph;
 mod notation;
 pub mod reductions;
+pub mod subgame;
 #[cfg(test)]
 mod tests;
 
@@ -60,8 +61,19 @@ impl Reductions {
     pub const BIPARTITE: Reductions = Reductions(2);
     /// Hash only the token and the edges of its component (other edges can never be used).
     pub const COMPONENT_HASH: Reductions = Reductions(4);
+    /// Bridges of the token's component whose far side is small are solved once (cached per
+    /// process, [`subgame`]) and hashed as a gadget of equal value; a position whose component is
+    /// such a solved far side is decided ([`reductions::canonical_hash`]). The hash then covers
+    /// only the token's component.
+    pub const BRIDGES: Reductions = Reductions(8);
+    /// Forced chains (paths through degree-2 vertices) are hashed by their ends and the parity
+    /// of their length ([`reductions::canonical_hash`]). The hash then covers only the token's
+    /// component.
+    pub const CHAINS: Reductions = Reductions(16);
     /// Every reduction.
-    pub const ALL: Reductions = Reductions(7);
+    pub const ALL: Reductions = Reductions(31);
+    /// The reductions before bridges and chains were added (for ablations).
+    pub const BASIC: Reductions = Reductions(7);
 
     /// Whether every reduction of `other` is on.
     pub const fn contains(self, other: Reductions) -> bool {
@@ -72,6 +84,12 @@ impl Reductions {
     #[must_use]
     pub const fn with(self, other: Reductions) -> Reductions {
         Reductions(self.0 | other.0)
+    }
+
+    /// This set without the reductions of `other`.
+    #[must_use]
+    pub const fn without(self, other: Reductions) -> Reductions {
+        Reductions(self.0 & !other.0)
     }
 }
 
@@ -92,6 +110,8 @@ pub struct Geography {
     outside_hash: u64,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
+    /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
+    canonical: u64,
     reductions: Reductions,
 }
 
@@ -130,6 +150,7 @@ impl Geography {
             component: Vertices::EMPTY,
             outside_hash: 0,
             decided: None,
+            canonical: 0,
             reductions: Reductions::ALL,
         };
         pos.full_hash = pos.hash_from_scratch();
@@ -258,6 +279,12 @@ impl Geography {
         }
         self.component = component;
         self.decided = reductions::decide(self);
+        self.canonical = if self.decided.is_some() {
+            // Solvers stop here; the plain component hash is enough.
+            self.component_hash()
+        } else {
+            reductions::canonical_hash(self)
+        };
     }
 }
 
@@ -292,7 +319,11 @@ impl Game for Geography {
     }
 
     fn hash(&self) -> u64 {
-        if self.reductions.contains(Reductions::COMPONENT_HASH) {
+        if self.reductions.contains(Reductions::BRIDGES)
+            || self.reductions.contains(Reductions::CHAINS)
+        {
+            self.canonical
+        } else if self.reductions.contains(Reductions::COMPONENT_HASH) {
             self.component_hash()
         } else {
             self.full_hash
