@@ -10,7 +10,9 @@
 //! sub-game cache) within
 //! `limit_s` seconds (default 60), once per reduction set in `configs` (comma-separated, from
 //! `basic` = immediate win + bipartite rule + component hash, `bridges` = basic + bridges,
-//! `chains` = basic + chains, `all`; default `basic,all`). A config stops going backwards at
+//! `chains` = basic + chains, `all`; `bridges-everywhere` and `all-everywhere` also look for
+//! bridges in components of any size, not only up to
+//! `reductions::BRIDGE_SCAN_EDGE_LIMIT` edges; default `basic,all`). A config stops going backwards at
 //! its first unsolved position, or once its solves on that seed took `budget_s` seconds
 //! (default 300).
 //!
@@ -22,7 +24,7 @@
 use std::time::{Duration, Instant};
 
 use bitsolve::games::geography::generator::below;
-use bitsolve::games::geography::{Reductions, subgame};
+use bitsolve::games::geography::{Reductions, reductions, subgame};
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Geography, Limits, SolverKind, SolverOptions, make_solver};
 
@@ -48,13 +50,20 @@ fn reach(samples: &[Sample], secs: f64) -> u32 {
     samples.iter().filter(|s| s.edges < first_fail).map(|s| s.edges).max().unwrap_or(0)
 }
 
-fn config(name: &str) -> Reductions {
+/// The reductions and the bridge scan limit of a named configuration.
+fn config(name: &str) -> (Reductions, u32) {
+    let default = reductions::BRIDGE_SCAN_EDGE_LIMIT;
     match name {
-        "basic" => Reductions::BASIC,
-        "bridges" => Reductions::BASIC.with(Reductions::BRIDGES),
-        "chains" => Reductions::BASIC.with(Reductions::CHAINS),
-        "all" => Reductions::ALL,
-        other => panic!("unknown config {other} (basic, bridges, chains, all)"),
+        "basic" => (Reductions::BASIC, default),
+        "bridges" => (Reductions::BASIC.with(Reductions::BRIDGES), default),
+        "bridges-everywhere" => (Reductions::BASIC.with(Reductions::BRIDGES), u32::MAX),
+        "chains" => (Reductions::BASIC.with(Reductions::CHAINS), default),
+        "all" => (Reductions::ALL, default),
+        "all-everywhere" => (Reductions::ALL, u32::MAX),
+        other => panic!(
+            "unknown config {other} (basic, bridges, bridges-everywhere, chains, all, \
+             all-everywhere)"
+        ),
     }
 }
 
@@ -85,7 +94,8 @@ fn main() {
             game.push(next);
         }
         for name in &configs {
-            let reductions = config(name);
+            let (reductions, scan) = config(name);
+            reductions::set_bridge_scan_edge_limit(scan);
             let mut samples = Vec::new();
             let mut spent = 0.0;
             let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);

@@ -63,8 +63,9 @@ impl Reductions {
     pub const COMPONENT_HASH: Reductions = Reductions(4);
     /// Bridges of the token's component whose far side is small are solved once (cached per
     /// process, [`subgame`]) and hashed as a gadget of equal value; a position whose component is
-    /// such a solved far side is decided ([`reductions::canonical_hash`]). The hash then covers
-    /// only the token's component.
+    /// such a solved far side is decided ([`reductions::canonical_hash`]). Bridges are searched
+    /// only in components of at most [`reductions::bridge_scan_edge_limit`] edges. The hash then
+    /// covers only the token's component.
     pub const BRIDGES: Reductions = Reductions(8);
     /// Forced chains (paths through degree-2 vertices) are hashed by their ends and the parity
     /// of their length ([`reductions::canonical_hash`]). The hash then covers only the token's
@@ -108,6 +109,11 @@ pub struct Geography {
     /// XOR of the keys of the remaining edges outside the token's component (they can never be
     /// removed, so this only grows, when the component splits).
     outside_hash: u64,
+    /// Number of remaining edges outside the token's component (only grows, like
+    /// `outside_hash`).
+    outside_edges: u32,
+    /// The vertices of remaining degree exactly 2 (kept up to date by `play`).
+    two: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
@@ -149,6 +155,8 @@ impl Geography {
             full_hash: 0,
             component: Vertices::EMPTY,
             outside_hash: 0,
+            outside_edges: 0,
+            two: 0,
             decided: None,
             canonical: 0,
             reductions: Reductions::ALL,
@@ -156,6 +164,12 @@ impl Geography {
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);
         pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
+        pos.outside_edges = reductions::edge_count(&pos, pos.component_complement());
+        for v in 0..pos.graph.vertex_count() {
+            if pos.rows[v].count_ones() == 2 {
+                pos.two |= 1u128 << v;
+            }
+        }
         pos.refresh();
         Ok(pos)
     }
@@ -239,6 +253,16 @@ impl Geography {
         Bitboard128(all & !self.component.0)
     }
 
+    /// Number of remaining edges in the token's component.
+    pub fn component_edge_count(&self) -> u32 {
+        self.edges.count() - self.outside_edges
+    }
+
+    /// The vertices of remaining degree 2.
+    pub fn degree_two(&self) -> Vertices {
+        Bitboard128(self.two)
+    }
+
     /// Hash of the token and the remaining edges of its component.
     pub fn component_hash(&self) -> u64 {
         self.full_hash ^ self.outside_hash
@@ -276,6 +300,7 @@ impl Geography {
         if !cut_off.is_empty() {
             // The move cut a bridge: the far side's edges can never be used again.
             self.outside_hash ^= reductions::edges_hash(self, cut_off);
+            self.outside_edges += reductions::edge_count(self, cut_off);
         }
         self.component = component;
         self.decided = reductions::decide(self);
@@ -308,6 +333,14 @@ impl Game for Geography {
         self.edges.remove(e);
         self.rows[self.token as usize] &= !(1u128 << mv);
         self.rows[mv as usize] &= !(1u128 << self.token);
+        for v in [self.token, mv] {
+            let bit = 1u128 << v;
+            self.two = if self.rows[v as usize].count_ones() == 2 {
+                self.two | bit
+            } else {
+                self.two & !bit
+            };
+        }
         self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
         self.token = mv;
         debug_assert_eq!(self.full_hash, self.hash_from_scratch());

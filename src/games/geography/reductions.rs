@@ -20,6 +20,8 @@
 //! * **Forced chains** ([`canonical_hash`]). Paths through degree-2 vertices are hashed by
 //!   their ends and the parity of their length only.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use arrayvec::ArrayVec;
 
 use super::graph::{MAX_VERTICES, Vertices, edge_key, token_key};
@@ -53,6 +55,11 @@ pub fn edges_hash(pos: &Geography, vertices: Vertices) -> u64 {
         }
     }
     hash
+}
+
+/// Number of remaining edges with both ends in `vertices` (a union of components).
+pub fn edge_count(pos: &Geography, vertices: Vertices) -> u32 {
+    vertices.into_iter().map(|v| pos.degree(v as u8)).sum::<u32>() / 2
 }
 
 /// The result of `pos` if it is over or a reduction that `pos` applies decides it.
@@ -219,6 +226,28 @@ pub fn small_far_sides(pos: &Geography, limit: u32) -> ArrayVec<FarSide, 64> {
     outer
 }
 
+/// The bridge reduction looks for bridges only in token components of at most this many edges
+/// (the default of [`set_bridge_scan_edge_limit`]). A tuning limit, not a condition of
+/// exactness: the search for bridges costs about 1.7 us on a 100-vertex contest component
+/// (several times a plain node), and the contest positions at the edge of the solver's reach
+/// (150 to 200 component edges) rarely have a small far side (`examples/geography_reach.rs`
+/// measures both settings).
+pub const BRIDGE_SCAN_EDGE_LIMIT: u32 = 64;
+
+static BRIDGE_SCAN: AtomicU32 = AtomicU32::new(BRIDGE_SCAN_EDGE_LIMIT);
+
+/// Sets the process-wide bridge scan limit (see [`BRIDGE_SCAN_EDGE_LIMIT`]; `u32::MAX`: scan
+/// every component). Any value is exact; it only trades the cost of the scan against what it
+/// finds. Positions compute their hash when they are played, so set it before searching.
+pub fn set_bridge_scan_edge_limit(limit: u32) {
+    BRIDGE_SCAN.store(limit, Ordering::Relaxed);
+}
+
+/// The current bridge scan limit ([`set_bridge_scan_edge_limit`]).
+pub fn bridge_scan_edge_limit() -> u32 {
+    BRIDGE_SCAN.load(Ordering::Relaxed)
+}
+
 /// Zobrist key of a forced chain object with ends `a` and `b` and length parity `odd` (a key
 /// family of its own, combined by wrapping addition so that parallel chains do not cancel).
 #[inline]
@@ -254,7 +283,11 @@ pub fn canonical_hash(pos: &Geography) -> u64 {
     if !bridges && !chains {
         return hash;
     }
-    let sides = if bridges { small_far_sides(pos, SUBGAME_EDGE_LIMIT) } else { ArrayVec::new() };
+    let sides = if bridges && pos.component_edge_count() <= bridge_scan_edge_limit() {
+        small_far_sides(pos, SUBGAME_EDGE_LIMIT)
+    } else {
+        ArrayVec::new()
+    };
     // The adjacency after the bridge gadgets (copied only when a far side is replaced).
     let mut reduced: Option<Box<[u128; MAX_VERTICES]>> = None;
     for side in sides {
@@ -282,8 +315,18 @@ pub fn canonical_hash(pos: &Geography) -> u64 {
         }
     }
     if chains {
-        let rows = reduced.as_deref().unwrap_or(&pos.rows);
-        let sum = chain_objects(pos, rows, &mut hash);
+        let sum = match reduced.as_deref() {
+            Some(rows) => {
+                let mut interior = 0u128;
+                for v in pos.component {
+                    if rows[v as usize].count_ones() == 2 {
+                        interior |= 1u128 << v;
+                    }
+                }
+                chain_objects(pos, rows, interior, &mut hash)
+            }
+            None => chain_objects(pos, &pos.rows, pos.two & pos.component.0, &mut hash),
+        };
         hash = hash.wrapping_add(sum);
     }
     hash
@@ -291,14 +334,14 @@ pub fn canonical_hash(pos: &Geography) -> u64 {
 
 /// Finds the maximal forced chains of the token's component in `rows`, removes their edges'
 /// keys from `hash` and returns the wrapping sum of their [`chain_key`]s.
-fn chain_objects(pos: &Geography, rows: &[u128; MAX_VERTICES], hash: &mut u64) -> u64 {
-    let token = pos.token;
-    let mut interior = 0u128;
-    for v in pos.component.without(u32::from(token)) {
-        if rows[v as usize].count_ones() == 2 {
-            interior |= 1u128 << v;
-        }
-    }
+/// `degree_two` holds the component's vertices of degree 2 in `rows`.
+fn chain_objects(
+    pos: &Geography,
+    rows: &[u128; MAX_VERTICES],
+    degree_two: u128,
+    hash: &mut u64,
+) -> u64 {
+    let mut interior = degree_two & !(1u128 << pos.token);
     let mut sum = 0u64;
     while interior != 0 {
         // Walk both ways from an interior vertex to the chain's ends.
@@ -308,7 +351,7 @@ fn chain_objects(pos: &Geography, rows: &[u128; MAX_VERTICES], hash: &mut u64) -
         let mut keys = 0u64;
         let mut len = 0u32;
         let mut ends = [v; 2];
-        for (end, first) in ends.iter_mut().zip([row.trailing_zeros(), 127 - row.leading_zeros()]) {
+        for (end, first) in ends.iter_mut().zip([row.trailing_zeros(), row.ilog2()]) {
             let (mut prev, mut cur) = (v, first as u8);
             loop {
                 keys ^= edge_key(prev, cur);

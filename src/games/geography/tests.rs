@@ -220,11 +220,11 @@ fn oracle(pos: &Geography, memo: &mut HashMap<u64, bool>) -> bool {
 
 /// Every position reachable from `start` (at most `cap`), each once.
 fn reachable(start: &Geography, cap: usize) -> Vec<Geography> {
-    let mut seen = HashMap::new();
+    let mut seen = std::collections::HashSet::new();
     let mut stack = vec![start.plain()];
     let mut out = Vec::new();
     while let Some(pos) = stack.pop() {
-        if out.len() >= cap || seen.insert(pos.full_hash(), ()).is_some() {
+        if out.len() >= cap || !seen.insert(pos.full_hash()) {
             continue;
         }
         let mut moves = GeographyMoves::new();
