@@ -7,8 +7,11 @@
 //!
 //! Exact reductions ([`Reductions`], all on by default) are part of the game, so every shared
 //! solver profits: [`Game::outcome`] may decide a position that is not yet over (an immediate
-//! win, or the bipartite rule of [`reductions`]), and [`Game::hash`] covers only the token's
-//! component. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
+//! win, the bipartite rule of [`reductions`], or a component that is a cached far side of a
+//! bridge, [`subgame`]), and [`Game::hash`] covers only the token's component, with small far
+//! sides of bridges replaced by equal-value gadgets and forced chains by their ends and parity
+//! ([`reductions::canonical_hash`]). The remaining edges themselves are never changed by a
+//! reduction: a position always follows the real game. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
 //! reductions on, solvers' distances (`plies`) count to the decided position, not to the end.
 //!
 //! Notation (the body of the contest's `200` message): `<n> <token> <m> <a1> <b1> ... <am> <bm>`;
