@@ -5,7 +5,8 @@
 //! of remaining edges ([`EdgeSet`]), the token and a few cached facts, so it clones cheaply. The
 //! game is acyclic: every move deletes an edge.
 //!
-//! Exact reductions ([`Reductions`], all on by default) are part of the game, so every shared
+//! Exact reductions ([`Reductions`]; [`Reductions::DEFAULT`] on from [`Geography::new`]) are
+//! part of the game, so every shared
 //! solver profits: [`Game::outcome`] may decide a position that is not yet over (an immediate
 //! win, the bipartite rule of [`reductions`], or a component that is a cached far side of a
 //! bridge, [`subgame`]), and [`Game::hash`] covers only the token's component, with small far
@@ -76,8 +77,14 @@ impl Reductions {
     pub const CHAINS: Reductions = Reductions(16);
     /// Every reduction.
     pub const ALL: Reductions = Reductions(31);
-    /// The reductions before bridges and chains were added (for ablations).
+    /// The reductions before bridges and chains were added: immediate win, bipartite rule,
+    /// component hash.
     pub const BASIC: Reductions = Reductions(7);
+    /// What [`Geography::new`] turns on: [`Reductions::BASIC`]. Bridges and chains are exact
+    /// but, measured on contest positions at the edge of the solver's reach, they leave df-pn's
+    /// node counts about unchanged while each node costs more (`results/geography/reach.md`), so
+    /// they are opt-in ([`Geography::with_reductions`]).
+    pub const DEFAULT: Reductions = Reductions::BASIC;
 
     /// Whether every reduction of `other` is on.
     pub const fn contains(self, other: Reductions) -> bool {
@@ -133,8 +140,8 @@ impl PartialEq for Geography {
 }
 
 impl Geography {
-    /// The position with every edge of `graph` present and the token on `token`, all
-    /// reductions on.
+    /// The position with every edge of `graph` present and the token on `token`, with the
+    /// [`Reductions::DEFAULT`] reductions.
     ///
     /// # Errors
     /// When `token` is not a vertex of the graph.
@@ -162,7 +169,7 @@ impl Geography {
             two: 0,
             decided: None,
             canonical: 0,
-            reductions: Reductions::ALL,
+            reductions: Reductions::DEFAULT,
         };
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);

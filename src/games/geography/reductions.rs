@@ -73,7 +73,10 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     {
         return Some(Outcome::Win);
     }
+    // Only far sides of at most SUBGAME_EDGE_LIMIT edges and their sub-positions are cached, so
+    // larger components need no (cache-missing) lookup.
     if pos.reductions.contains(Reductions::BRIDGES)
+        && pos.component_edge_count() <= SUBGAME_EDGE_LIMIT
         && let Some(win) = subgame::lookup(pos.component_hash())
     {
         // A far side solved by the bridge reduction, entered across its bridge.

@@ -75,7 +75,9 @@ fn notation_round_trips_and_rejects_bad_input() {
 fn incremental_hash_equals_hash_from_scratch() {
     let mut rng = KeyStream::new(2);
     for seed in 0..20 {
-        let mut pos = Geography::contest_start(if seed % 2 == 0 { 100 } else { 16 }, seed).unwrap();
+        let mut pos = Geography::contest_start(if seed % 2 == 0 { 100 } else { 16 }, seed)
+            .unwrap()
+            .with_reductions(Reductions::ALL);
         while pos.plain().outcome().is_none() {
             let mut moves = GeographyMoves::new();
             pos.generate_moves(&mut moves);
@@ -89,6 +91,11 @@ fn incremental_hash_equals_hash_from_scratch() {
             if pos.outcome().is_none() {
                 assert_eq!(pos.hash(), reductions::canonical_hash(&pos));
             }
+            let n = pos.graph().vertex_count() as u8;
+            let two = (0..n).filter(|&v| pos.degree(v) == 2).fold(0u128, |m, v| m | 1 << v);
+            assert_eq!(pos.degree_two().0, two);
+            let inside = reductions::edge_count(&pos, pos.component());
+            assert_eq!(pos.component_edge_count(), inside);
             assert_eq!(pos.component(), reductions::component_of(&pos));
         }
     }
