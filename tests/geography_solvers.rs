@@ -1,10 +1,13 @@
 //! Geography: every shared solver, running on positions with all exact reductions on, agrees
-//! with plain brute force (no reductions) on thousands of random small graphs; and the
-//! bipartite GF(2) rule agrees with brute force on random bipartite graphs.
+//! with plain brute force (no reductions) on thousands of random small graphs (uniform,
+//! bipartite, and sparse or chain-rich ones with bridges and forced chains); and the bipartite
+//! GF(2) rule agrees with brute force on random bipartite graphs.
 
 use std::sync::Arc;
 
-use bitsolve::games::geography::generator::{below, random_bipartite, random_graph};
+use bitsolve::games::geography::generator::{
+    below, random_bipartite, random_chains, random_graph, random_sparse,
+};
 use bitsolve::games::geography::{Reductions, reductions};
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
@@ -21,8 +24,24 @@ fn random_position(rng: &mut KeyStream, bipartite: bool) -> Geography {
     } else {
         random_graph(n, percent, rng)
     };
-    let token = below(rng, n as u64) as u8;
-    let mut pos = Geography::new(Arc::new(graph), token).unwrap();
+    play_some(Geography::new(Arc::new(graph), below(rng, n as u64) as u8).unwrap(), rng)
+}
+
+/// A random position on a graph with bridges and forced chains: a random tree plus a few edges,
+/// or hubs joined by paths of 1 to 4 edges.
+fn structured_position(rng: &mut KeyStream, chains: bool) -> Geography {
+    let graph = if chains {
+        random_chains(2 + below(rng, 3) as usize, 2 + below(rng, 4) as usize, rng)
+    } else {
+        let n = 4 + below(rng, 9) as usize;
+        random_sparse(n, below(rng, 4) as usize, rng)
+    };
+    let token = below(rng, graph.vertex_count() as u64) as u8;
+    play_some(Geography::new(Arc::new(graph), token).unwrap(), rng)
+}
+
+/// Up to 2 random moves from `pos`, then every reduction on.
+fn play_some(mut pos: Geography, rng: &mut KeyStream) -> Geography {
     for _ in 0..below(rng, 3) {
         let mut moves = <Geography as Game>::Moves::default();
         pos.generate_moves(&mut moves);
@@ -31,7 +50,7 @@ fn random_position(rng: &mut KeyStream, bipartite: bool) -> Geography {
         }
         pos.play(moves[below(rng, moves.len() as u64) as usize]);
     }
-    pos
+    pos.with_reductions(Reductions::ALL)
 }
 
 #[test]
@@ -51,8 +70,12 @@ fn solvers_with_reductions_agree_with_plain_brute_force() {
     let mut rng = KeyStream::new(11);
     let mut outcomes = [0usize; 3];
     let mut checked = 0;
-    for i in 0..2000 {
-        let pos = random_position(&mut rng, i % 5 == 0);
+    for i in 0..3000 {
+        let pos = match i % 5 {
+            0 => random_position(&mut rng, true),
+            1 | 2 => structured_position(&mut rng, i % 5 == 1),
+            _ => random_position(&mut rng, false),
+        };
         let Some(truth) = BruteSolver::new().solve(&pos.plain(), &Limits::nodes(200_000)).outcome
         else {
             continue;
@@ -71,7 +94,7 @@ fn solvers_with_reductions_agree_with_plain_brute_force() {
             }
         }
     }
-    assert!(checked > 1800, "only {checked} checked");
+    assert!(checked > 2700, "only {checked} checked");
     assert!(outcomes[0] > 100 && outcomes[2] > 100, "{outcomes:?}");
 }
 

@@ -140,3 +140,63 @@ pub fn random_bipartite(left: usize, right: usize, percent: u64, rng: &mut KeySt
     }
     Graph::new(n, &edges).expect("a random simple graph is valid")
 }
+
+/// A random sparse graph for tests, rich in bridges and cycles: a random spanning tree on `n`
+/// vertices plus `extra` random further edges (fewer if the graph fills up), vertices and edges
+/// in random order.
+pub fn random_sparse(n: usize, extra: usize, rng: &mut KeyStream) -> Graph {
+    let mut label: Vec<u8> = (0..n as u8).collect();
+    for k in (1..n).rev() {
+        let r = below(rng, k as u64 + 1) as usize;
+        label.swap(k, r);
+    }
+    let mut adjacent = vec![0u128; n];
+    let mut edges = Vec::new();
+    let mut add = |a: usize, b: usize, edges: &mut Vec<(u8, u8)>| {
+        if a != b && adjacent[a] >> b & 1 == 0 {
+            adjacent[a] |= 1 << b;
+            adjacent[b] |= 1 << a;
+            edges.push((label[a], label[b]));
+        }
+    };
+    for v in 1..n {
+        add(v, below(rng, v as u64) as usize, &mut edges);
+    }
+    for _ in 0..extra {
+        let (a, b) = (below(rng, n as u64) as usize, below(rng, n as u64) as usize);
+        add(a, b, &mut edges);
+    }
+    for k in (1..edges.len()).rev() {
+        let r = below(rng, k as u64 + 1) as usize;
+        edges.swap(k, r);
+    }
+    Graph::new(n, &edges).expect("a random simple graph is valid")
+}
+
+/// A random graph of forced chains for tests: `hubs` hub vertices joined by `paths` paths of
+/// 1 to 4 edges between random hubs (the same pair may get several paths, a path may return to
+/// its hub), each inner vertex new; at most [`super::graph::MAX_VERTICES`] vertices.
+pub fn random_chains(hubs: usize, paths: usize, rng: &mut KeyStream) -> Graph {
+    let mut n = hubs;
+    let mut edges: Vec<(u8, u8)> = Vec::new();
+    for _ in 0..paths {
+        let a = below(rng, hubs as u64) as usize;
+        let b = below(rng, hubs as u64) as usize;
+        let len = 1 + below(rng, 4) as usize;
+        let inner = if a == b { len.max(3) - 1 } else { len - 1 };
+        if n + inner > super::graph::MAX_VERTICES
+            || (inner == 0
+                && edges.iter().any(|&e| e == (a as u8, b as u8) || e == (b as u8, a as u8)))
+        {
+            continue;
+        }
+        let mut prev = a;
+        for _ in 0..inner {
+            edges.push((prev as u8, n as u8));
+            prev = n;
+            n += 1;
+        }
+        edges.push((prev as u8, b as u8));
+    }
+    Graph::new(n.max(1), &edges).expect("paths through new vertices keep the graph simple")
+}

@@ -5,10 +5,14 @@
 //! of remaining edges ([`EdgeSet`]), the token and a few cached facts, so it clones cheaply. The
 //! game is acyclic: every move deletes an edge.
 //!
-//! Exact reductions ([`Reductions`], all on by default) are part of the game, so every shared
+//! Exact reductions ([`Reductions`]; [`Reductions::DEFAULT`] on from [`Geography::new`]) are
+//! part of the game, so every shared
 //! solver profits: [`Game::outcome`] may decide a position that is not yet over (an immediate
-//! win, or the bipartite rule of [`reductions`]), and [`Game::hash`] covers only the token's
-//! component. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
+//! win, the bipartite rule of [`reductions`], or a component that is a cached far side of a
+//! bridge, [`subgame`]), and [`Game::hash`] covers only the token's component, with small far
+//! sides of bridges replaced by equal-value gadgets and forced chains by their ends and parity
+//! ([`reductions::canonical_hash`]). The remaining edges themselves are never changed by a
+//! reduction: a position always follows the real game. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
 //! reductions on, solvers' distances (`plies`) count to the decided position, not to the end.
 //!
 //! Notation (the body of the contest's `200` message): `<n> <token> <m> <a1> <b1> ... <am> <bm>`;
@@ -28,6 +32,7 @@ pub mod generator;
 pub mod graph;
 mod notation;
 pub mod reductions;
+pub mod subgame;
 #[cfg(test)]
 mod tests;
 
@@ -60,8 +65,26 @@ impl Reductions {
     pub const BIPARTITE: Reductions = Reductions(2);
     /// Hash only the token and the edges of its component (other edges can never be used).
     pub const COMPONENT_HASH: Reductions = Reductions(4);
+    /// Bridges of the token's component whose far side is small are solved once (cached per
+    /// process, [`subgame`]) and hashed as a gadget of equal value; a position whose component is
+    /// such a solved far side is decided ([`reductions::canonical_hash`]). Bridges are searched
+    /// only in components of at most [`reductions::bridge_scan_edge_limit`] edges. The hash then
+    /// covers only the token's component.
+    pub const BRIDGES: Reductions = Reductions(8);
+    /// Forced chains (paths through degree-2 vertices) are hashed by their ends and the parity
+    /// of their length ([`reductions::canonical_hash`]). The hash then covers only the token's
+    /// component.
+    pub const CHAINS: Reductions = Reductions(16);
     /// Every reduction.
-    pub const ALL: Reductions = Reductions(7);
+    pub const ALL: Reductions = Reductions(31);
+    /// The reductions before bridges and chains were added: immediate win, bipartite rule,
+    /// component hash.
+    pub const BASIC: Reductions = Reductions(7);
+    /// What [`Geography::new`] turns on: [`Reductions::BASIC`]. Bridges and chains are exact
+    /// but, measured on contest positions at the edge of the solver's reach, they leave df-pn's
+    /// node counts about unchanged while each node costs more (`results/geography/reach.md`), so
+    /// they are opt-in ([`Geography::with_reductions`]).
+    pub const DEFAULT: Reductions = Reductions::BASIC;
 
     /// Whether every reduction of `other` is on.
     pub const fn contains(self, other: Reductions) -> bool {
@@ -72,6 +95,12 @@ impl Reductions {
     #[must_use]
     pub const fn with(self, other: Reductions) -> Reductions {
         Reductions(self.0 | other.0)
+    }
+
+    /// This set without the reductions of `other`.
+    #[must_use]
+    pub const fn without(self, other: Reductions) -> Reductions {
+        Reductions(self.0 & !other.0)
     }
 }
 
@@ -90,8 +119,15 @@ pub struct Geography {
     /// XOR of the keys of the remaining edges outside the token's component (they can never be
     /// removed, so this only grows, when the component splits).
     outside_hash: u64,
+    /// Number of remaining edges outside the token's component (only grows, like
+    /// `outside_hash`).
+    outside_edges: u32,
+    /// The vertices of remaining degree exactly 2 (kept up to date by `play`).
+    two: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
+    /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
+    canonical: u64,
     reductions: Reductions,
 }
 
@@ -104,8 +140,8 @@ impl PartialEq for Geography {
 }
 
 impl Geography {
-    /// The position with every edge of `graph` present and the token on `token`, all
-    /// reductions on.
+    /// The position with every edge of `graph` present and the token on `token`, with the
+    /// [`Reductions::DEFAULT`] reductions.
     ///
     /// # Errors
     /// When `token` is not a vertex of the graph.
@@ -129,12 +165,21 @@ impl Geography {
             full_hash: 0,
             component: Vertices::EMPTY,
             outside_hash: 0,
+            outside_edges: 0,
+            two: 0,
             decided: None,
-            reductions: Reductions::ALL,
+            canonical: 0,
+            reductions: Reductions::DEFAULT,
         };
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);
         pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
+        pos.outside_edges = reductions::edge_count(&pos, pos.component_complement());
+        for v in 0..pos.graph.vertex_count() {
+            if pos.rows[v].count_ones() == 2 {
+                pos.two |= 1u128 << v;
+            }
+        }
         pos.refresh();
         Ok(pos)
     }
@@ -218,6 +263,16 @@ impl Geography {
         Bitboard128(all & !self.component.0)
     }
 
+    /// Number of remaining edges in the token's component.
+    pub fn component_edge_count(&self) -> u32 {
+        self.edges.count() - self.outside_edges
+    }
+
+    /// The vertices of remaining degree 2.
+    pub fn degree_two(&self) -> Vertices {
+        Bitboard128(self.two)
+    }
+
     /// Hash of the token and the remaining edges of its component.
     pub fn component_hash(&self) -> u64 {
         self.full_hash ^ self.outside_hash
@@ -255,9 +310,16 @@ impl Geography {
         if !cut_off.is_empty() {
             // The move cut a bridge: the far side's edges can never be used again.
             self.outside_hash ^= reductions::edges_hash(self, cut_off);
+            self.outside_edges += reductions::edge_count(self, cut_off);
         }
         self.component = component;
         self.decided = reductions::decide(self);
+        self.canonical = if self.decided.is_some() {
+            // Solvers stop here; the plain component hash is enough.
+            self.component_hash()
+        } else {
+            reductions::canonical_hash(self)
+        };
     }
 }
 
@@ -281,6 +343,14 @@ impl Game for Geography {
         self.edges.remove(e);
         self.rows[self.token as usize] &= !(1u128 << mv);
         self.rows[mv as usize] &= !(1u128 << self.token);
+        for v in [self.token, mv] {
+            let bit = 1u128 << v;
+            self.two = if self.rows[v as usize].count_ones() == 2 {
+                self.two | bit
+            } else {
+                self.two & !bit
+            };
+        }
         self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
         self.token = mv;
         debug_assert_eq!(self.full_hash, self.hash_from_scratch());
@@ -292,7 +362,11 @@ impl Game for Geography {
     }
 
     fn hash(&self) -> u64 {
-        if self.reductions.contains(Reductions::COMPONENT_HASH) {
+        if self.reductions.contains(Reductions::BRIDGES)
+            || self.reductions.contains(Reductions::CHAINS)
+        {
+            self.canonical
+        } else if self.reductions.contains(Reductions::COMPONENT_HASH) {
             self.component_hash()
         } else {
             self.full_hash

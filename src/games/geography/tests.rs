@@ -1,6 +1,11 @@
 use std::sync::Arc;
 
-use super::generator::{below, contest_graph, random_bipartite, random_graph};
+use std::collections::HashMap;
+
+use super::generator::{
+    below, contest_graph, random_bipartite, random_chains, random_graph, random_sparse,
+};
+use super::graph::Graph;
 use super::*;
 use crate::notation::Notation;
 use crate::search::brute::BruteSolver;
@@ -70,7 +75,9 @@ fn notation_round_trips_and_rejects_bad_input() {
 fn incremental_hash_equals_hash_from_scratch() {
     let mut rng = KeyStream::new(2);
     for seed in 0..20 {
-        let mut pos = Geography::contest_start(if seed % 2 == 0 { 100 } else { 16 }, seed).unwrap();
+        let mut pos = Geography::contest_start(if seed % 2 == 0 { 100 } else { 16 }, seed)
+            .unwrap()
+            .with_reductions(Reductions::ALL);
         while pos.plain().outcome().is_none() {
             let mut moves = GeographyMoves::new();
             pos.generate_moves(&mut moves);
@@ -78,7 +85,17 @@ fn incremental_hash_equals_hash_from_scratch() {
             assert_eq!(pos.full_hash(), pos.hash_from_scratch());
             assert_eq!(pos.plain().hash(), pos.full_hash());
             let inside = reductions::edges_hash(&pos, pos.component());
-            assert_eq!(pos.hash(), inside ^ graph::token_key(pos.token()));
+            assert_eq!(pos.component_hash(), inside ^ graph::token_key(pos.token()));
+            let basic = pos.clone().with_reductions(Reductions::BASIC);
+            assert_eq!(basic.hash(), pos.component_hash());
+            if pos.outcome().is_none() {
+                assert_eq!(pos.hash(), reductions::canonical_hash(&pos));
+            }
+            let n = pos.graph().vertex_count() as u8;
+            let two = (0..n).filter(|&v| pos.degree(v) == 2).fold(0u128, |m, v| m | 1 << v);
+            assert_eq!(pos.degree_two().0, two);
+            let inside = reductions::edge_count(&pos, pos.component());
+            assert_eq!(pos.component_edge_count(), inside);
             assert_eq!(pos.component(), reductions::component_of(&pos));
         }
     }
@@ -159,4 +176,204 @@ fn decisive_move_wins() {
             assert!(truth.is_none_or(|o| o == Outcome::Loss), "{}", pos.format_position());
         }
     }
+}
+
+/// A random small graph with bridges and chains: sparse (tree plus a few edges), chain-rich
+/// (hubs joined by paths) or uniform, by `kind % 3`.
+fn structured_graph(rng: &mut KeyStream, kind: u64) -> Graph {
+    match kind % 3 {
+        0 => {
+            let n = 4 + below(rng, 9) as usize;
+            random_sparse(n, below(rng, 4) as usize, rng)
+        }
+        1 => random_chains(2 + below(rng, 3) as usize, 2 + below(rng, 4) as usize, rng),
+        _ => random_graph(3 + below(rng, 5) as usize, 30 + below(rng, 30), rng),
+    }
+}
+
+/// A random position on a [`structured_graph`]: a random token and up to 3 random moves.
+fn structured_position(rng: &mut KeyStream, kind: u64) -> Geography {
+    let graph = structured_graph(rng, kind);
+    let token = below(rng, graph.vertex_count() as u64) as u8;
+    let mut pos = Geography::new(Arc::new(graph), token).unwrap().plain();
+    for _ in 0..below(rng, 4) {
+        let mut moves = GeographyMoves::new();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[below(rng, moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+/// Whether the mover wins, by plain memoised negamax keyed by the full hash (an oracle
+/// independent of the solvers and of every reduction).
+fn oracle(pos: &Geography, memo: &mut HashMap<u64, bool>) -> bool {
+    let plain = pos.plain();
+    if let Some(&v) = memo.get(&plain.full_hash()) {
+        return v;
+    }
+    let mut moves = GeographyMoves::new();
+    plain.generate_moves(&mut moves);
+    let win = moves.iter().any(|&mv| {
+        let mut child = plain.clone();
+        child.play(mv);
+        !oracle(&child, memo)
+    });
+    memo.insert(plain.full_hash(), win);
+    win
+}
+
+/// Every position reachable from `start` (at most `cap`), each once.
+fn reachable(start: &Geography, cap: usize) -> Vec<Geography> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![start.plain()];
+    let mut out = Vec::new();
+    while let Some(pos) = stack.pop() {
+        if out.len() >= cap || !seen.insert(pos.full_hash()) {
+            continue;
+        }
+        let mut moves = GeographyMoves::new();
+        pos.generate_moves(&mut moves);
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            stack.push(child);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// `pos` with the bridge gadgets applied by hand: every far side of [`reductions::small_far_sides`]
+/// is solved by the oracle on a graph of its own and replaced by no edge (mover at the entry
+/// loses) or the entry's edge to its lowest far neighbour (mover wins). Also returns how many
+/// far sides there were.
+fn apply_gadgets(pos: &Geography, memo: &mut HashMap<u64, bool>) -> (Geography, usize) {
+    let n = pos.graph().vertex_count();
+    let sides = reductions::small_far_sides(pos, subgame::SUBGAME_EDGE_LIMIT);
+    let mut edges = pos.remaining_edges();
+    for side in &sides {
+        let inside = |&(a, b): &(u8, u8)| {
+            side.vertices.contains(u32::from(a)) && side.vertices.contains(u32::from(b))
+        };
+        let far: Vec<(u8, u8)> = edges.iter().copied().filter(inside).collect();
+        assert_eq!(far.len() as u32, side.edges);
+        let sub = Geography::new(Arc::new(Graph::new(n, &far).unwrap()), side.entry).unwrap();
+        let win = oracle(&sub, memo);
+        let y = pos.neighbours(side.entry).intersection(side.vertices).first().unwrap() as u8;
+        edges.retain(|e| !inside(e) || (win && (*e == (side.entry, y) || *e == (y, side.entry))));
+    }
+    let graph = Graph::new(n, &edges).unwrap();
+    (Geography::new(Arc::new(graph), pos.token()).unwrap().plain(), sides.len())
+}
+
+#[test]
+fn bridge_reduction_agrees_with_brute_force() {
+    let mut rng = KeyStream::new(6);
+    let mut memo = HashMap::new();
+    let (mut sides, mut decided) = (0, 0);
+    for i in 0..3000 {
+        let pos = structured_position(&mut rng, i).with_reductions(Reductions::BRIDGES);
+        let truth = oracle(&pos, &mut memo);
+        // The hash is the component hash of a real position of equal value: the gadgets.
+        let (gadgets, count) = apply_gadgets(&pos, &mut memo);
+        sides += count;
+        let text = pos.format_position();
+        assert_eq!(oracle(&gadgets, &mut memo), truth, "gadgets of {text}");
+        if pos.outcome().is_none() {
+            assert_eq!(pos.hash(), gadgets.component_hash(), "{text}");
+        }
+        // A decided position (its component a cached far side, or the game over) is right, and
+        // so is every child, which the crossing moves decide from the cache.
+        let mut moves = GeographyMoves::new();
+        pos.generate_moves(&mut moves);
+        for child in moves.iter().map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            child
+        }) {
+            if let Some(o) = child.outcome() {
+                let win = oracle(&child, &mut memo);
+                assert_eq!(o == Outcome::Win, win, "{}", child.format_position());
+                decided += usize::from(child.degree(child.token()) > 0);
+            }
+        }
+    }
+    assert!(sides > 300, "only {sides} far sides");
+    assert!(decided > 300, "only {decided} decided by the cache");
+}
+
+/// Checks that positions of equal hash under `reductions` have equal values, on every
+/// position reachable from `starts` random structured starts; returns (positions, hashes that
+/// merge positions of different components).
+fn equal_hash_equal_value(reductions: Reductions, seed: u64, starts: u64) -> (usize, usize) {
+    let mut rng = KeyStream::new(seed);
+    let mut memo = HashMap::new();
+    let (mut positions, mut merges) = (0, 0);
+    for i in 0..starts {
+        let graph = Arc::new(structured_graph(&mut rng, i));
+        let token = below(&mut rng, graph.vertex_count() as u64) as u8;
+        let start = Geography::new(graph, token).unwrap();
+        let mut classes: HashMap<u64, (bool, u64)> = HashMap::new();
+        for pos in reachable(&start, 4000) {
+            let pos = pos.with_reductions(reductions);
+            let win = oracle(&pos, &mut memo);
+            if let Some(o) = pos.outcome() {
+                assert_eq!(o == Outcome::Win, win, "{}", pos.format_position());
+            }
+            positions += 1;
+            match classes.get(&pos.hash()) {
+                Some(&(v, component)) => {
+                    assert_eq!(v, win, "hash class of {}", pos.format_position());
+                    merges += usize::from(component != pos.component_hash());
+                }
+                None => {
+                    classes.insert(pos.hash(), (win, pos.component_hash()));
+                }
+            }
+        }
+    }
+    (positions, merges)
+}
+
+#[test]
+fn chain_hash_merges_only_equal_values() {
+    let (positions, merges) = equal_hash_equal_value(Reductions::CHAINS, 7, 300);
+    assert!(positions > 10_000 && merges > 500, "{positions} positions, {merges} merges");
+}
+
+#[test]
+fn bridge_hash_merges_only_equal_values() {
+    let (positions, merges) = equal_hash_equal_value(Reductions::BRIDGES, 8, 300);
+    assert!(positions > 10_000 && merges > 100, "{positions} positions, {merges} merges");
+}
+
+#[test]
+fn all_reductions_merge_only_equal_values() {
+    let (positions, merges) = equal_hash_equal_value(Reductions::ALL, 9, 300);
+    assert!(positions > 10_000 && merges > 500, "{positions} positions, {merges} merges");
+}
+
+#[test]
+#[ignore = "heavy: cargo test --release -- --ignored"]
+fn hash_reductions_merge_only_equal_values_heavy() {
+    for (i, r) in [Reductions::CHAINS, Reductions::BRIDGES, Reductions::ALL].into_iter().enumerate()
+    {
+        let (positions, merges) = equal_hash_equal_value(r, 100 + i as u64, 5000);
+        eprintln!("{r:?}: {positions} positions, {merges} merges");
+    }
+}
+
+#[test]
+fn forced_chains_of_equal_parity_hash_alike() {
+    // Token on 0; 0 and 1 joined by a direct edge, and by a chain of length 2 or 4.
+    let parse = |text| Geography::parse_position(text).unwrap().with_reductions(Reductions::CHAINS);
+    let short = parse("7 0 3 0 1 0 2 2 1");
+    let long = parse("7 0 5 0 1 0 3 3 4 4 5 5 1");
+    let odd = parse("7 0 4 0 1 0 3 3 4 4 1");
+    assert_eq!(short.hash(), long.hash());
+    assert_ne!(short.hash(), odd.hash());
+    assert_ne!(short.component_hash(), long.component_hash());
 }
