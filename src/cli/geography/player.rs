@@ -136,22 +136,19 @@ impl EnginePlayer {
                 report.outcome,
                 report.stats.elapsed.as_secs_f64() * 1000.0
             );
-            match report.outcome {
-                Some(outcome) => {
-                    self.proven = true;
-                    if report.stats.elapsed < share / 8 {
-                        self.reach = self.reach.max(edges + 6);
-                    }
-                    if outcome == Outcome::Win
-                        && let Some(mv) = report.best_move
-                    {
-                        return Some(mv);
-                    }
+            if let Some(outcome) = report.outcome {
+                self.proven = true;
+                if report.stats.elapsed < share / 8 {
+                    self.reach = self.reach.max(edges + 6);
                 }
-                None => {
-                    self.proven = false;
-                    self.reach = self.reach.min(edges.saturating_sub(4));
+                if outcome == Outcome::Win
+                    && let Some(mv) = report.best_move
+                {
+                    return Some(mv);
                 }
+            } else {
+                self.proven = false;
+                self.reach = self.reach.min(edges.saturating_sub(4));
             }
         }
         // A position a reduction calls lost is not over: play on under the plain rules, where

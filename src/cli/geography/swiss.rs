@@ -167,18 +167,27 @@ impl Swiss {
                     break;
                 }
             }
+            let why = if steps > STEP_LIMIT { "search limit reached" } else { "none exists" };
             notes.push(match level {
                 Level::Strict => format!(
-                    "round {}: no pairing keeps every colour difference within 2; colours relaxed",
+                    "round {}: no pairing keeps every colour difference within 2 ({why}); \
+                     colours relaxed",
                     self.round
                 ),
-                Level::AnyColours => {
-                    format!("round {}: no pairing avoids rematches; rematches allowed", self.round)
+                Level::AnyColours => format!(
+                    "round {}: no pairing avoids rematches ({why}); rematches allowed",
+                    self.round
+                ),
+                Level::Rematches => {
+                    format!("round {}: paired in ranking order ({why})", self.round)
                 }
-                Level::Rematches => unreachable!("any pairing is allowed at this level"),
             });
         }
-        unreachable!("the last level accepts any pairing")
+        // Not reached (the last level accepts any pairing), but never panic: adjacent pairs.
+        let bye = bye_candidates.first().copied();
+        let rest: Vec<usize> = order.into_iter().filter(|&p| Some(p) != bye).collect();
+        let games = rest.chunks_exact(2).map(|c| self.colours(c[0], c[1])).collect();
+        Round { games, bye, notes }
     }
 
     /// Whether `a` and `b` may meet at `level`.
@@ -388,7 +397,7 @@ mod tests {
             let mut swiss = Swiss::new(8, seed);
             let first = swiss.pair();
             for &(f, s) in &first.games {
-                swiss.record_game(f, s, (f + s + seed as usize) % 2 == 0);
+                swiss.record_game(f, s, (f + s + seed as usize).is_multiple_of(2));
             }
             let second = swiss.pair();
             for &(f, s) in &second.games {
