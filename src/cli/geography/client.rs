@@ -51,6 +51,7 @@ pub fn play(addr: &str, strategy: &mut Strategy, log: &mut dyn Write) -> Result<
     loop {
         line.clear();
         let n = reader.read_line(&mut line).context("reading from the server")?;
+        let received = Instant::now();
         if n == 0 {
             bail!("the server closed the connection before the game ended");
         }
@@ -76,11 +77,18 @@ pub fn play(addr: &str, strategy: &mut Strategy, log: &mut dyn Write) -> Result<
             _ => bail!("unexpected message from the server: `{msg}`"),
         }
         let p = pos.as_mut().ok_or_else(|| anyhow!("no position"))?;
-        let mv = strategy.choose(p).ok_or_else(|| anyhow!("asked to move without a legal move"))?;
+        let mv = strategy
+            .choose(p, received)
+            .ok_or_else(|| anyhow!("asked to move without a legal move"))?;
         p.play(mv);
         let reply = format!("210 {mv}\n");
         writer.write_all(reply.as_bytes()).context("sending our move")?;
-        let _ = writeln!(log, "[{:8.3}s] Sent: {}", start.elapsed().as_secs_f64(), reply.trim());
+        let took = received.elapsed().as_secs_f64() * 1000.0;
+        let at = start.elapsed().as_secs_f64();
+        let _ = writeln!(log, "[{at:8.3}s] Sent: {} ({took:.1} ms)", reply.trim());
+        if let Some(note) = strategy.last_note() {
+            let _ = writeln!(log, "           ({note})");
+        }
         if p.plain().outcome().is_some() {
             let _ = writeln!(log, "(the opponent has no move left)");
         }

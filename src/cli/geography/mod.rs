@@ -3,6 +3,7 @@
 mod client;
 mod player;
 mod server;
+mod swiss;
 #[cfg(test)]
 mod tests;
 mod tournament;
@@ -20,7 +21,7 @@ use bitsolve::{Game, Geography, Notation};
 use clap::Subcommand;
 
 use client::GameEnd;
-use player::{EnginePlayer, Strategy};
+use player::{EnginePlayer, PlainPlayer, Strategy};
 
 /// Arguments of `bitsolve geography`.
 #[derive(clap::Args, Debug)]
@@ -31,14 +32,22 @@ pub struct GeographyArgs {
 
 #[derive(Subcommand, Debug)]
 enum GeographyCommand {
-    /// Plays one game on a contest server with the solver and engine. Exit status: 0 won,
-    /// 3 lost, 1 error.
+    /// Plays one game on a contest server with the solver and engine (or, with `--engine
+    /// plain`, plain alpha-beta on mobility). Exit status: 0 won, 3 lost, 1 error.
     Client {
         #[command(flatten)]
         connect: Connect,
-        /// Time per move in milliseconds, as the server counts it (we think for less).
+        /// Time per move in milliseconds, as the server counts it (we think for at most
+        /// 0.75 x this - 30 ms from the arrival of the server's message).
         #[arg(long, default_value_t = 2000)]
         time_ms: u64,
+        /// Move choice: `full` (exact solver when it can finish, else the engine) or `plain`
+        /// (iterative-deepening plain alpha-beta on mobility, no reductions: a baseline).
+        #[arg(long, value_enum, default_value_t = EngineKind::Full)]
+        engine: EngineKind,
+        /// Depth limit in plies for `--engine plain` (default: deepen until the time is up).
+        #[arg(long)]
+        depth: Option<u32>,
     },
     /// Plays one game with uniformly random moves (for tests and tournaments). Exit status as
     /// for `client`.
@@ -83,15 +92,20 @@ enum GeographyCommand {
         #[arg(long)]
         games: Option<u64>,
     },
-    /// Round-robin tournament of client commands on our server; writes standings and games.
+    /// Tournament of client commands on our server (Swiss by default, or round robin); writes
+    /// standings and games.
     Tournament {
         /// Client commands, comma-separated; `--host H --port P` is appended (or `{host}`,
-        /// `{port}` replaced).
+        /// `{port}` replaced); `{seed}` becomes each game's seed.
         #[arg(long, value_delimiter = ',', required = true)]
         players: Vec<String>,
-        /// Games per pair of players (colours alternate).
-        #[arg(long, default_value_t = 2)]
-        rounds: u32,
+        /// Pairing system.
+        #[arg(long, value_enum, default_value_t = tournament::Format::Swiss)]
+        format: tournament::Format,
+        /// Swiss: rounds (default ceil(log2(players))). Round robin: games per pair, colours
+        /// alternating (default 2).
+        #[arg(long)]
+        rounds: Option<u32>,
         /// Tournament seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -105,6 +119,15 @@ enum GeographyCommand {
         #[arg(long, default_value = "results/geography/tournament")]
         out: PathBuf,
     },
+}
+
+/// The client's move choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EngineKind {
+    /// Exact solver when it can finish in time, else the playing engine with the evaluation.
+    Full,
+    /// Plain iterative-deepening alpha-beta on mobility (a baseline opponent).
+    Plain,
 }
 
 /// Where the server is.
@@ -143,14 +166,18 @@ fn play(connect: &Connect, mut strategy: Strategy) -> Result<ExitCode> {
 /// Runs the command.
 pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
     match &args.command {
-        GeographyCommand::Client { connect, time_ms } => {
-            // Keep a margin for the network and the server's clock.
+        GeographyCommand::Client { connect, time_ms, engine, depth } => {
+            // Keep a margin for the network, the scheduler and the server's clock.
             let budget = Duration::from_millis(*time_ms).mul_f64(0.75);
             let budget = budget.saturating_sub(Duration::from_millis(30));
             if budget.is_zero() {
                 bail!("--time-ms {time_ms} leaves no time to think");
             }
-            play(connect, Strategy::Engine(Box::new(EnginePlayer::new(budget))))
+            let strategy = match engine {
+                EngineKind::Full => Strategy::Engine(Box::new(EnginePlayer::new(budget))),
+                EngineKind::Plain => Strategy::Plain(PlainPlayer::new(budget, *depth)),
+            };
+            play(connect, strategy)
         }
         GeographyCommand::Random { connect, seed } => {
             play(connect, Strategy::Random(KeyStream::new(*seed)))
@@ -190,9 +217,10 @@ pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
             logger.join().map_err(|_| anyhow::anyhow!("the log thread failed"))??;
             Ok(ExitCode::SUCCESS)
         }
-        GeographyCommand::Tournament { players, rounds, seed, gsize, time, out } => {
+        GeographyCommand::Tournament { players, format, rounds, seed, gsize, time, out } => {
             let config = tournament::TournamentConfig {
                 players: players.clone(),
+                format: *format,
                 rounds: *rounds,
                 seed: *seed,
                 gsize: usize::from(*gsize),

@@ -1,11 +1,26 @@
-//! Move choice for the geography client: exact when it can be, heuristic otherwise.
+//! Move choice for the geography clients: the contest player, a plain alpha-beta opponent and a
+//! random one.
 //!
-//! Per move, within the budget: a move that a reduction proves winning is played at once; then
-//! df-pn gets a share of the budget to prove the position (a proven win plays its winning move);
-//! otherwise the playing engine ([`Engine`]) searches with the game's evaluation (mobility, odd
-//! vertices near the token, forced-chain parity) for the rest. The budget is a hard bound: every
-//! stage is given an absolute deadline well inside it.
+//! The contest player ([`EnginePlayer`]), per move, within a budget counted from the moment the
+//! server's message arrived (the server's clock starts when it sends, so the budget is a share
+//! of the limit, see `mod.rs`):
+//! 1. a single legal move, or a move that a reduction proves winning, is played at once;
+//! 2. the exact solver (df-pn) is tried only when it is expected to finish in its share of the
+//!    budget: when the token's component has at most `reach` edges. `reach` adapts during the
+//!    game: a failed attempt lowers it below the size that failed, a fast proof raises it. Once a
+//!    position has been proven the solver gets most of the budget (its proofs get cheaper as the
+//!    game shrinks): that is the switch from heuristic play to exact play;
+//! 3. otherwise, and after a proven loss (the opponent may still err), the playing engine
+//!    ([`Engine`]: iterative deepening with the evaluation of `games/geography/eval.rs`:
+//!    mobility, odd vertices near the token, forced-chain parity) uses the rest of the budget.
+//!
+//! Every stage gets an absolute deadline inside the budget, so a move never takes longer than
+//! the budget plus the time to stop a search (a few hundred nodes).
+//!
+//! [`PlainPlayer`] is the baseline the issue asks for: iterative-deepening plain alpha-beta on
+//! the plain rules (no reductions, no table, no solver), evaluating a leaf by mobility alone.
 
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits};
@@ -16,15 +31,27 @@ use bitsolve::{Game, Geography, Limits, Outcome, Solver, SolverKind, SolverOptio
 pub enum Strategy {
     /// The exact solver plus the engine, within a time budget per move.
     Engine(Box<EnginePlayer>),
+    /// Plain iterative-deepening alpha-beta on mobility (a baseline opponent).
+    Plain(PlainPlayer),
     /// A uniformly random legal move (for tests and tournaments).
     Random(KeyStream),
 }
 
 impl Strategy {
-    /// The move to play in `pos`, or `None` if it has no legal move.
-    pub fn choose(&mut self, pos: &Geography) -> Option<u8> {
+    /// How the last move was chosen (for the client's log), if the strategy says.
+    pub fn last_note(&self) -> Option<&str> {
         match self {
-            Strategy::Engine(p) => p.choose(pos),
+            Strategy::Engine(p) => Some(&p.note),
+            _ => None,
+        }
+    }
+
+    /// The move to play in `pos`, or `None` if it has no legal move. `received` is when the
+    /// server's message arrived: the budget counts from then.
+    pub fn choose(&mut self, pos: &Geography, received: Instant) -> Option<u8> {
+        match self {
+            Strategy::Engine(p) => p.choose(pos, received),
+            Strategy::Plain(p) => p.choose(pos, received),
             Strategy::Random(rng) => {
                 let mut moves = <Geography as Game>::Moves::default();
                 pos.generate_moves(&mut moves);
@@ -38,11 +65,35 @@ impl Strategy {
     }
 }
 
+/// Number of remaining edges in the token's component (the only ones that can still be used).
+fn component_edges(pos: &Geography) -> u32 {
+    pos.component().into_iter().map(|v| pos.degree(v as u8)).sum::<u32>() / 2
+}
+
+/// The first guess of how many component edges df-pn proves within its share of the budget.
+/// Measured on a contest game (`scripts/geography-reach.sh 5 0.06`): with 60 ms positions of
+/// 160-170 edges were proven in 3-20 ms and none of 175 or more; with 5 s about 180. The guess
+/// is corrected after every attempt.
+fn initial_reach(share: Duration) -> u32 {
+    match share.as_millis() {
+        0..100 => 166,
+        100..500 => 172,
+        500..2000 => 176,
+        _ => 180,
+    }
+}
+
 /// The exact-then-heuristic player.
 pub struct EnginePlayer {
     budget: Duration,
     solver: Box<dyn Solver<Geography>>,
     engine: Engine<Geography>,
+    /// Largest component size (edges) at which the solver is tried.
+    reach: u32,
+    /// Whether the last solver attempt proved its position (then the solver gets more time).
+    proven: bool,
+    /// How the last move was chosen.
+    note: String,
 }
 
 impl EnginePlayer {
@@ -53,35 +104,169 @@ impl EnginePlayer {
             budget,
             solver: make_solver::<Geography>(SolverKind::Dfpn, &options),
             engine: Engine::new(&EngineOptions::default()),
+            reach: initial_reach(budget / 2),
+            proven: false,
+            note: String::new(),
         }
     }
 
-    /// The move to play in `pos`, or `None` if it has no legal move.
-    pub fn choose(&mut self, pos: &Geography) -> Option<u8> {
-        let start = Instant::now();
+    /// The move to play in `pos`, or `None` if it has no legal move; thinks until at most
+    /// `start + budget`.
+    pub fn choose(&mut self, pos: &Geography, start: Instant) -> Option<u8> {
         let mut moves = <Geography as Game>::Moves::default();
         pos.generate_moves(&mut moves);
         let first = *moves.first()?;
         if moves.len() == 1 {
+            "only move".clone_into(&mut self.note);
             return Some(first);
         }
         if let Some(mv) = pos.decisive_move() {
+            "decisive move".clone_into(&mut self.note);
             return Some(mv);
         }
-        let exact = Limits { time: Some(self.budget.mul_f64(0.4)), ..Limits::default() };
-        let report = self.solver.solve(pos, &exact);
-        if report.outcome == Some(Outcome::Win)
-            && let Some(mv) = report.best_move
-        {
-            return Some(mv);
+        let edges = component_edges(pos);
+        self.note = format!("{edges} edges, reach {}", self.reach);
+        if pos.outcome().is_none() && edges <= self.reach {
+            let left = self.budget.saturating_sub(start.elapsed());
+            let share = left.mul_f64(if self.proven { 0.85 } else { 0.5 });
+            let report = self.solver.solve(pos, &Limits { time: Some(share), ..Limits::default() });
+            let _ = write!(
+                self.note,
+                ", solver {:?} in {:.1} ms",
+                report.outcome,
+                report.stats.elapsed.as_secs_f64() * 1000.0
+            );
+            if let Some(outcome) = report.outcome {
+                self.proven = true;
+                if report.stats.elapsed < share / 8 {
+                    self.reach = self.reach.max(edges + 6);
+                }
+                if outcome == Outcome::Win
+                    && let Some(mv) = report.best_move
+                {
+                    return Some(mv);
+                }
+            } else {
+                self.proven = false;
+                self.reach = self.reach.min(edges.saturating_sub(4));
+            }
         }
+        // A position a reduction calls lost is not over: play on under the plain rules, where
+        // the engine still sees a move that makes the opponent's task hardest.
+        let root = if pos.outcome().is_some() { pos.plain() } else { pos.clone() };
         let left = self.budget.saturating_sub(start.elapsed());
         let limits = SearchLimits {
-            soft_time: Some(left.mul_f64(0.4)),
-            hard_time: Some(left.mul_f64(0.9)),
+            soft_time: Some(left.mul_f64(0.45)),
+            hard_time: Some(left.mul_f64(0.95)),
             ..SearchLimits::default()
         };
-        let result = self.engine.search(pos, &[], &limits, &mut |_| {});
+        let result = self.engine.search(&root, &[], &limits, &mut |_| {});
+        let _ =
+            write!(self.note, ", engine depth {} score {}", result.info.depth, result.info.score);
         Some(result.best_move.unwrap_or(first))
+    }
+}
+
+/// Score of a won position (the side to move has won); proven scores are `WIN - plies`.
+const PLAIN_WIN: i32 = 1_000_000;
+
+/// Iterative-deepening plain alpha-beta (negamax) on the plain rules, leaf score = the mover's
+/// mobility (its number of legal moves). No table, no reductions, no solver; the only ordering is
+/// the previous iteration's best root move first.
+pub struct PlainPlayer {
+    budget: Duration,
+    /// Depth limit (`None`: deepen until the time runs out).
+    depth: Option<u32>,
+    nodes: u64,
+}
+
+/// The search ran out of time.
+struct OutOfTime;
+
+impl PlainPlayer {
+    /// A plain player thinking at most `budget` per move, to at most `depth` plies if given.
+    pub fn new(budget: Duration, depth: Option<u32>) -> Self {
+        PlainPlayer { budget, depth, nodes: 0 }
+    }
+
+    /// The move to play in `pos`, or `None` if it has no legal move.
+    pub fn choose(&mut self, pos: &Geography, start: Instant) -> Option<u8> {
+        let root = pos.plain();
+        let mut moves = <Geography as Game>::Moves::default();
+        root.generate_moves(&mut moves);
+        let mut best = *moves.first()?;
+        if moves.len() == 1 {
+            return Some(best);
+        }
+        let deadline = start + self.budget;
+        let max_depth = self.depth.unwrap_or(u32::MAX).max(1);
+        let mut depth = 1;
+        while depth <= max_depth && Instant::now() < deadline {
+            // The previous best first.
+            if let Some(i) = moves.iter().position(|&m| m == best) {
+                moves.swap(0, i);
+            }
+            let Ok((mv, score)) = self.root(&root, &moves, depth, deadline) else { break };
+            best = mv;
+            if score.abs() > PLAIN_WIN / 2 {
+                break; // proven (within the horizon every line ended)
+            }
+            depth += 1;
+        }
+        Some(best)
+    }
+
+    fn root(
+        &mut self,
+        pos: &Geography,
+        moves: &[u8],
+        depth: u32,
+        deadline: Instant,
+    ) -> Result<(u8, i32), OutOfTime> {
+        let (mut alpha, beta) = (-PLAIN_WIN - 1, PLAIN_WIN + 1);
+        let mut best = moves[0];
+        for &mv in moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = -self.negamax(&child, depth - 1, 1, -beta, -alpha, deadline)?;
+            if score > alpha {
+                alpha = score;
+                best = mv;
+            }
+        }
+        Ok((best, alpha))
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Geography,
+        depth: u32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+        deadline: Instant,
+    ) -> Result<i32, OutOfTime> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(128) && Instant::now() >= deadline {
+            return Err(OutOfTime);
+        }
+        let mut moves = <Geography as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return Ok(-(PLAIN_WIN - ply));
+        }
+        if depth == 0 {
+            return Ok(moves.len() as i32);
+        }
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, deadline)?;
+            if score >= beta {
+                return Ok(score);
+            }
+            alpha = alpha.max(score);
+        }
+        Ok(alpha)
     }
 }

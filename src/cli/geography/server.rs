@@ -51,14 +51,18 @@ pub struct GameRecord {
     pub start: String,
     /// The moves played (target vertices).
     pub moves: Vec<u8>,
+    /// The longest time each side (first mover, second) took for a move, as the server measures
+    /// it: from sending `200`/`220` to receiving the reply.
+    pub max_think: [Duration; 2],
 }
 
 impl GameRecord {
-    /// One tab-separated line: id, seed, first, second, winner, reason, moves, start.
+    /// One tab-separated line: id, seed, first, second, winner, reason, moves, start, and the
+    /// longest move of the first and of the second side in milliseconds.
     pub fn tsv(&self) -> String {
         let moves: Vec<String> = self.moves.iter().map(u8::to_string).collect();
         format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{:.1}\t{:.1}",
             self.id,
             self.seed,
             self.players[0],
@@ -66,9 +70,16 @@ impl GameRecord {
             if self.winner == 0 { "first" } else { "second" },
             self.reason,
             moves.join(" "),
-            self.start
+            self.start,
+            ms(self.max_think[0]),
+            ms(self.max_think[1]),
         )
     }
+}
+
+/// A duration in milliseconds.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
 }
 
 /// What the server tells its owner.
@@ -233,9 +244,10 @@ fn run_game(
         reason: String::new(),
         start: pos.format_position(),
         moves: Vec::new(),
+        max_think: [Duration::ZERO; 2],
     };
     let mut table = Table { streams };
-    let (loser, reason) = referee(pos, config.time, &mut table, &rx, &mut record.moves);
+    let (loser, reason) = referee(pos, config.time, &mut table, &rx, &mut record);
     record.winner = 1 - loser;
     record.reason = reason.to_string();
     for s in &table.streams {
@@ -250,7 +262,7 @@ fn referee(
     limit: Duration,
     table: &mut Table,
     rx: &Receiver<(usize, Input)>,
-    moves: &mut Vec<u8>,
+    record: &mut GameRecord,
 ) -> (usize, &'static str) {
     let mut turn = 0;
     table.send(0, &format!("200 {}", pos.format_position()));
@@ -260,6 +272,7 @@ fn referee(
         let (side, input) = match rx.recv_timeout(wait) {
             Ok(x) => x,
             Err(RecvTimeoutError::Timeout) => {
+                record.max_think[turn] = record.max_think[turn].max(sent_at.elapsed());
                 table.end(turn, [("241", None), ("231", None)]);
                 return (turn, "time");
             }
@@ -277,7 +290,9 @@ fn referee(
             table.end(side, [("240", Some("999 Not your turn")), ("230", Some(OPP_WRONG))]);
             return (side, "not your turn");
         }
-        if at.duration_since(sent_at) > limit {
+        let took = at.saturating_duration_since(sent_at);
+        record.max_think[turn] = record.max_think[turn].max(took);
+        if took > limit {
             table.end(turn, [("241", None), ("231", None)]);
             return (turn, "time");
         }
@@ -293,13 +308,13 @@ fn referee(
             return (turn, "illegal move");
         }
         pos.play(v);
-        moves.push(v);
+        record.moves.push(v);
         let other = 1 - turn;
         if pos.plain().outcome().is_some() {
             table.end(other, [("240", None), ("230", None)]);
             return (other, "rules");
         }
-        if moves.len() == 1 {
+        if record.moves.len() == 1 {
             table.send(other, &format!("200 {}", pos.format_position()));
         } else {
             table.send(other, &format!("220 {v}"));

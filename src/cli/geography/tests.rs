@@ -284,3 +284,35 @@ fn second_player_plays_from_its_200_and_220() {
     assert_eq!(client::play(&addr.to_string(), &mut s, &mut Vec::new()).unwrap(), GameEnd::Lost);
     assert_eq!(h.join().unwrap(), ["210 1", "210 3"]);
 }
+
+#[test]
+fn plain_player_takes_a_win_in_one() {
+    // Path 0-1-2-3, token on 1: moving to 0 leaves the opponent stuck.
+    let pos = Geography::parse_position("4 1 3 0 1 1 2 2 3").unwrap();
+    let mut plain = super::player::PlainPlayer::new(Duration::from_millis(200), None);
+    assert_eq!(plain.choose(&pos, std::time::Instant::now()), Some(0));
+    let mut fixed = super::player::PlainPlayer::new(Duration::from_millis(200), Some(1));
+    assert_eq!(fixed.choose(&pos, std::time::Instant::now()), Some(0));
+}
+
+#[test]
+fn players_keep_within_their_budget_on_contest_graphs() {
+    let budget = Duration::from_millis(60);
+    let mut engine = Strategy::Engine(Box::new(EnginePlayer::new(budget)));
+    let mut plain = Strategy::Plain(super::player::PlainPlayer::new(budget, None));
+    for seed in 0..2 {
+        let mut pos = Geography::contest_start(100, seed).unwrap();
+        for ply in 0..6 {
+            let player = if ply % 2 == 0 { &mut engine } else { &mut plain };
+            let start = std::time::Instant::now();
+            let mv = player.choose(&pos, start).expect("a move");
+            // Generous slack for a loaded machine and an unoptimised build.
+            assert!(start.elapsed() < budget + Duration::from_millis(150), "{:?}", start.elapsed());
+            assert!(pos.parse_move(&mv.to_string()).is_ok());
+            pos.play(mv);
+            if pos.plain().outcome().is_some() {
+                break;
+            }
+        }
+    }
+}
