@@ -22,6 +22,11 @@ fn random_position(rng: &mut KeyStream, bipartite: bool) -> Geography {
         random_graph(n, percent, rng)
     };
     let token = below(rng, n as u64) as u8;
+    start_with_random_moves(graph, token, rng)
+}
+
+/// The plain position on `graph` with the token on `token`, after up to 3 random moves.
+fn start_with_random_moves(graph: Graph, token: u8, rng: &mut KeyStream) -> Geography {
     let mut pos = Geography::new(Arc::new(graph), token).unwrap().plain();
     for _ in 0..below(rng, 4) {
         let mut moves = GeographyMoves::new();
@@ -195,16 +200,7 @@ fn structured_graph(rng: &mut KeyStream, kind: u64) -> Graph {
 fn structured_position(rng: &mut KeyStream, kind: u64) -> Geography {
     let graph = structured_graph(rng, kind);
     let token = below(rng, graph.vertex_count() as u64) as u8;
-    let mut pos = Geography::new(Arc::new(graph), token).unwrap().plain();
-    for _ in 0..below(rng, 4) {
-        let mut moves = GeographyMoves::new();
-        pos.generate_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        pos.play(moves[below(rng, moves.len() as u64) as usize]);
-    }
-    pos
+    start_with_random_moves(graph, token, rng)
 }
 
 /// Whether the mover wins, by plain memoised negamax keyed by the full hash (an oracle
