@@ -17,7 +17,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limits=("${1:-3}" "${2:-10}" "${3:-20}" "${4:-30}" "${5:-120}")
-solvers=("dfpn --no-mobility --win-probe --epsilon 2" "alphabeta" "dfpn --no-mobility --win-probe --epsilon 2" "pns"
+# The df-pn passes name GIPF's settings (its defaults since they became per-game); the pns pass
+# keeps the mobility initialisation it was run with.
+solvers=("dfpn --no-mobility --win-probe --epsilon 2" "alphabeta" "dfpn --no-mobility --win-probe --epsilon 2" "pns --mobility"
   "retro --node-limit ${RETRO_MAX:-1000000}")
 sides=("" "" "" "--side 2" "")
 from=${FROM_PASS:-1}

@@ -13,7 +13,7 @@ pub mod search;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
-pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player, Scored};
+pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player, Scored, SearchHints};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;

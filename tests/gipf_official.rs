@@ -185,3 +185,49 @@ fn solve_command_line_accepts_the_one_line_form() {
     assert_eq!(results.len(), 3, "{text}");
     assert!(results.iter().all(|l| l.starts_with("loss ")), "{text}");
 }
+
+/// `bitsolve solve --game gipf` reads the boards of official test 9 in the load format itself
+/// (from a file and from standard input), runs df-pn with GIPF's own settings without any flag,
+/// and finds the winner the official output names.
+#[test]
+fn solve_reads_load_format_boards_of_test_9() {
+    let input = std::fs::read_to_string(dataset("9.in")).unwrap().replace('\r', "");
+    let expected = normalise(&std::fs::read_to_string(dataset("9.out")).unwrap());
+    let answers: Vec<&String> = expected.iter().filter(|l| l.contains("STRATEGY")).collect();
+    let boards: Vec<&str> = input
+        .split("LOAD_GAME_BOARD")
+        .skip(1)
+        .map(|block| block.split("SOLVE_GAME_STATE").next().unwrap())
+        .collect();
+    assert_eq!((boards.len(), answers.len()), (11, 11));
+    let dir = std::env::temp_dir().join(format!("bitsolve-gipf-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (board, answer)) in boards.iter().zip(&answers).enumerate() {
+        let white_to_move = board.trim().lines().nth(1).unwrap().trim_end().ends_with('W');
+        let winner_is_white = answer.starts_with("WHITE");
+        let want = if white_to_move == winner_is_white { "win" } else { "loss" };
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bitsolve"));
+        command.args(["solve", "--game", "gipf", "--solver", "dfpn", "--tt-mib", "16"]);
+        let out = if i % 2 == 0 {
+            let path = dir.join(format!("{i}.txt"));
+            std::fs::write(&path, board).unwrap();
+            command.arg("--position-file").arg(&path).output().unwrap()
+        } else {
+            let mut child = command
+                .args(["--position-file", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(board.as_bytes()).unwrap();
+            child.wait_with_output().unwrap()
+        };
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "board {i}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains("options=tt16-eps2-nomob-probe"), "board {i}: {stdout}");
+        let last = stdout.lines().last().unwrap();
+        assert!(last.starts_with(&format!("{want} ")), "board {i}: {answer} -> {last}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

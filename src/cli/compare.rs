@@ -25,7 +25,7 @@ pub struct CompareArgs {
     /// Transposition table size in MiB (per solver and job).
     #[arg(long, default_value_t = bitsolve::search::TT_MIB_DEFAULT)]
     tt_mib: usize,
-    /// df-pn 1+epsilon threshold factor; plain df-pn if absent.
+    /// df-pn 1+epsilon threshold factor (0 = plain thresholds); default: the game's own.
     #[arg(long)]
     epsilon: Option<f64>,
     /// Give up on a position after this many seconds.
@@ -73,12 +73,12 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
     let mut configs = Vec::new();
     for &kind in &args.solver {
         for &threads in &args.threads {
-            let options = SolverOptions {
-                threads: threads.max(1),
-                tt_mib: args.tt_mib,
-                epsilon: args.epsilon,
-                ..SolverOptions::default()
-            };
+            let mut options = SolverOptions::for_game::<G>();
+            options.threads = threads.max(1);
+            options.tt_mib = args.tt_mib;
+            if let Some(e) = args.epsilon {
+                options.epsilon = (e > 0.0).then_some(e);
+            }
             configs.push((kind, options));
         }
     }

@@ -117,7 +117,7 @@ fn generate<G: Notation>(args: &DatasetArgs) -> Result<String> {
     let mut rng = KeyStream::new(args.seed);
     let mut seen = HashSet::new();
     let mut labeller = args.label.map(|kind| {
-        let options = SolverOptions { tt_mib: args.tt_mib, ..SolverOptions::default() };
+        let options = SolverOptions { tt_mib: args.tt_mib, ..SolverOptions::for_game::<G>() };
         (kind, make_solver::<G>(kind, &options))
     });
     let limits = Limits {

@@ -66,6 +66,7 @@ enum Command {
 
 /// Options common to the commands that search.
 #[derive(clap::Args, Debug, Clone)]
+#[allow(clippy::struct_excessive_bools)] // on/off flag pairs over the game's defaults
 pub struct SearchArgs {
     /// Worker threads inside one search.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -73,15 +74,24 @@ pub struct SearchArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = bitsolve::search::TT_MIB_DEFAULT)]
     tt_mib: usize,
-    /// df-pn 1+epsilon threshold factor (e.g. 0.25); plain df-pn if absent.
+    /// df-pn 1+epsilon threshold factor (e.g. 0.25; 0 = plain df-pn thresholds). Default: the
+    /// game's own (2 for gipf, plain for the others).
     #[arg(long)]
     epsilon: Option<f64>,
-    /// df-pn: start new leaves at 1/1 instead of the mobility initialisation.
-    #[arg(long)]
+    /// df-pn and PNS: start new leaves at 1/1 instead of the mobility initialisation (the
+    /// default for gipf).
+    #[arg(long, overrides_with = "mobility")]
     no_mobility: bool,
-    /// df-pn: count a new leaf as solved when its mover wins with the first reply.
-    #[arg(long)]
+    /// df-pn and PNS: start new leaves from their move count (the default except for gipf).
+    #[arg(long, overrides_with = "no_mobility")]
+    mobility: bool,
+    /// df-pn: count a new leaf as solved when its mover wins with the first reply (the default
+    /// for gipf).
+    #[arg(long, overrides_with = "no_win_probe")]
     win_probe: bool,
+    /// df-pn: no first-reply probe (the default except for gipf).
+    #[arg(long, overrides_with = "win_probe")]
+    no_win_probe: bool,
     /// Give up on a position after this many seconds.
     #[arg(long)]
     time_limit: Option<f64>,
@@ -124,15 +134,22 @@ pub fn main() -> ExitCode {
 }
 
 impl SearchArgs {
-    /// The solver options these flags ask for.
-    pub fn options(&self) -> bitsolve::SolverOptions {
-        bitsolve::SolverOptions {
-            threads: usize::from(self.threads),
-            tt_mib: self.tt_mib,
-            epsilon: self.epsilon,
-            mobility: !self.no_mobility,
-            win_probe: self.win_probe,
+    /// The solver options these flags ask for, starting from game `G`'s own
+    /// ([`bitsolve::SolverOptions::for_game`]).
+    pub fn options<G: bitsolve::Game>(&self) -> bitsolve::SolverOptions {
+        let mut options = bitsolve::SolverOptions::for_game::<G>();
+        options.threads = usize::from(self.threads);
+        options.tt_mib = self.tt_mib;
+        if let Some(e) = self.epsilon {
+            options.epsilon = (e > 0.0).then_some(e);
         }
+        if self.mobility || self.no_mobility {
+            options.mobility = self.mobility;
+        }
+        if self.win_probe || self.no_win_probe {
+            options.win_probe = self.win_probe;
+        }
+        options
     }
 
     /// The per-position limits these flags ask for.
@@ -148,7 +165,13 @@ impl SearchArgs {
 /// Reads a position and plays `moves` (each checked for legality) on it.
 pub fn load_position<G: bitsolve::Notation>(text: &str, moves: &[String]) -> anyhow::Result<G> {
     use anyhow::Context;
-    let mut pos = G::parse_position(text).with_context(|| format!("invalid position `{text}`"))?;
+    let mut pos = G::parse_position(text).with_context(|| {
+        if text.trim().contains('\n') {
+            "invalid position (lines counted from the first line of the text)".to_string()
+        } else {
+            format!("invalid position `{text}`")
+        }
+    })?;
     for (i, word) in moves.iter().flat_map(|m| m.split_whitespace()).enumerate() {
         if pos.outcome().is_some() {
             anyhow::bail!("move {} `{word}`: the game is already over", i + 1);

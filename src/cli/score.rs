@@ -50,7 +50,7 @@ pub fn score_line<G: Notation + Scored>(pos: &G, report: &ScoreReport<G::Move>) 
 }
 
 fn run_scored<G: Notation + Scored>(job: &ScoreJob<'_>) -> Result<ExitCode> {
-    let options = job.search.options();
+    let options = job.search.options::<G>();
     let limits = job.search.limits();
     let mut solvers: Vec<_> =
         job.solvers.iter().map(|&k| (k, make_score_solver::<G>(k, &options))).collect();

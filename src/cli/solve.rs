@@ -19,12 +19,16 @@ pub struct SolveArgs {
     /// Solver(s), comma-separated.
     #[arg(long, short, value_delimiter = ',', default_value = "alphabeta")]
     solver: Vec<SolverKind>,
-    /// One position to solve (instead of files).
-    #[arg(long, visible_alias = "fen", conflicts_with = "files")]
+    /// One position to solve (instead of files), in the game's notation (`bitsolve info`).
+    #[arg(long, visible_alias = "fen", conflicts_with_all = ["files", "position_file"])]
     position: Option<String>,
+    /// One position to solve, read from this file (`-`: standard input); the whole text is
+    /// the position, so multi-line forms (the GIPF load format) can be given as they are.
+    #[arg(long, conflicts_with = "files")]
+    position_file: Option<PathBuf>,
     /// Dataset files: one position per line, or TSV `id<TAB>position<TAB>expected`.
     /// Moves to play from the position first (space- or comma-separated).
-    #[arg(long, value_delimiter = ',', requires = "position")]
+    #[arg(long, value_delimiter = ',')]
     moves: Vec<String>,
     files: Vec<PathBuf>,
     #[command(flatten)]
@@ -50,13 +54,20 @@ pub struct SolveArgs {
 
 /// Runs the command.
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
+    let position = match &args.position_file {
+        Some(path) => Some(read_position_file(path)?),
+        None => args.position.clone(),
+    };
+    if !args.moves.is_empty() && position.is_none() {
+        bail!("--moves needs one position (--position or --position-file)");
+    }
     if args.score {
-        let (position, moves, files) = (args.position.as_deref(), &args.moves, &args.files);
+        let (position, moves, files) = (position.as_deref(), &args.moves, &args.files);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
         let job = super::score::ScoreJob { game, position, moves, files, solvers, search };
         return super::score::run(&job);
     }
-    if let Some(text) = &args.position {
+    if let Some(text) = &position {
         with_game!(args.game, G => solve_one::<G>(text, args))?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -64,6 +75,18 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         bail!("nothing to solve: give --position or dataset files (see `bitsolve solve --help`)");
     }
     with_game!(args.game, G => solve_files::<G>(args))
+}
+
+/// The text of a position file (`-`: standard input).
+fn read_position_file(path: &std::path::Path) -> Result<String> {
+    use anyhow::Context;
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            .context("reading the position from standard input")?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }
 
 /// The result line: outcome first, then distance, best move and statistics.
@@ -82,18 +105,25 @@ pub fn result_line<G: Notation>(pos: &G, report: &Report<G::Move>) -> String {
 
 fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
     let pos: G = super::load_position(text, &args.moves)?;
-    let options = args.search.options();
+    let options = args.search.options::<G>();
     println!("game {} position {}", args.game, pos.format_position());
+    let limits = args.search.limits();
+    let signature = batch::options_signature(&options, &limits);
     for &kind in &args.solver {
-        println!("solver {} threads={} tt_mib={}", kind.name(), options.threads, options.tt_mib);
-        let report = make_solver::<G>(kind, &options).solve(&pos, &args.search.limits());
+        let threads = options.threads;
+        println!(
+            "solver {} threads={threads} tt_mib={} options={signature}",
+            kind.name(),
+            options.tt_mib
+        );
+        let report = make_solver::<G>(kind, &options).solve(&pos, &limits);
         println!("{}", result_line(&pos, &report));
     }
     Ok(())
 }
 
 fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
-    let options = args.search.options();
+    let options = args.search.options::<G>();
     let spec = batch::BatchSpec {
         game: args.game,
         files: &args.files,

@@ -186,11 +186,9 @@ impl Interpreter {
         SolverOptions { threads: 1, tt_mib: self.tt_mib, ..SolverOptions::default() }
     }
 
-    /// The solver for game `G`. df-pn runs without the mobility initialisation (GIPF's reply
-    /// counts are nearly uniform, so it costs a move generation per child and only rescales the
-    /// numbers), with the first-reply probe (a side whose opponent has an empty reserve wins
-    /// with any push) and the 1+epsilon thresholds with epsilon = 2 (fewer re-expansions on
-    /// official test 9 than plain df-pn); see the df-pn module docs.
+    /// The solver for game `G`. df-pn runs with GIPF's own settings
+    /// ([`SolverOptions::for_game`] from [`Gipf`]'s `SEARCH_HINTS`: no mobility
+    /// initialisation, the first-reply probe, epsilon = 2); see the df-pn module docs.
     fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
         let options =
             if self.kind == SolverKind::Dfpn { self.dfpn_options() } else { self.options() };
@@ -198,7 +196,7 @@ impl Interpreter {
     }
 
     fn dfpn_options(&self) -> SolverOptions {
-        SolverOptions { epsilon: Some(2.0), mobility: false, win_probe: true, ..self.options() }
+        SolverOptions { threads: 1, tt_mib: self.tt_mib, ..SolverOptions::for_game::<Gipf>() }
     }
 
     /// Solves `game`. df-pn first tries with a small table that is kept between commands and a

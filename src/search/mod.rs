@@ -229,6 +229,21 @@ impl Default for SolverOptions {
     }
 }
 
+impl SolverOptions {
+    /// The default options with the proof-number settings game `G` runs best with
+    /// ([`Game::SEARCH_HINTS`]): what `bitsolve solve`, `compare` and the GIPF interpreter start
+    /// from before any flag.
+    pub fn for_game<G: Game>() -> Self {
+        let hints = G::SEARCH_HINTS;
+        SolverOptions {
+            epsilon: hints.dfpn_epsilon,
+            mobility: hints.informative_mobility,
+            win_probe: hints.first_reply_wins_often,
+            ..SolverOptions::default()
+        }
+    }
+}
+
 /// Builds the solver `kind` with `options`.
 pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dyn Solver<G>> {
     match kind {

@@ -3,7 +3,9 @@
 //! One-line position: the load format's lines joined with `/`:
 //! `S K GW GB/RW RB P/row/row/...`, rows top to bottom, cells `W`, `B`, `_` with or without
 //! spaces, e.g. `2 3 5 5/2 2 W/WB/B_W/WB` (the S=2 start). Extra tokens after the fourth header
-//! number are ignored (the assignment's sample header has a stray one).
+//! number are ignored (the assignment's sample header has a stray one). A text of several lines
+//! is read as the load format itself (the lines after `LOAD_GAME_BOARD`; CRLF, trailing spaces
+//! and blank lines are tolerated), so a board copied from a protocol file can be solved as it is.
 //!
 //! Moves: `<dot>-<cell>` in GF1 names (`a1-b2`); when the push has several distinct row-removal
 //! results, `:<n>` picks the n-th (0-based, in the generation order), e.g. `e9-e8:2`.
@@ -43,16 +45,29 @@ pub fn parse_row(line: &str) -> Vec<char> {
 
 impl Notation for Gipf {
     fn parse_position(text: &str) -> Result<Self, ParseError> {
-        let parts: Vec<&str> = text.trim().split('/').collect();
-        let offset_of = |i: usize| -> usize { parts[..i].iter().map(|p| p.len() + 1).sum() };
-        let err = |i: usize, msg: &str| ParseError::at_offset(text.trim(), offset_of(i), msg);
+        // The load format (the lines of `LOAD_GAME_BOARD`, CRLF and blank lines tolerated) when
+        // the text has several lines, else the one-line form with `/` between the lines.
+        let separator = if text.trim().contains('\n') { '\n' } else { '/' };
+        let mut parts: Vec<(usize, &str)> = Vec::new();
+        let mut offset = 0;
+        for part in text.split(separator) {
+            if separator == '/' || !part.trim().is_empty() {
+                parts.push((offset, part));
+            }
+            offset += part.len() + 1;
+        }
+        let err = |i: usize, msg: &str| {
+            let at =
+                parts.get(i).map_or(text.len(), |&(o, p)| o + (p.len() - p.trim_start().len()));
+            ParseError::at_offset(text, at, msg)
+        };
         if parts.len() < 3 {
             return Err(err(parts.len().saturating_sub(1), "expected `S K GW GB/RW RB P/rows...`"));
         }
-        let params = parse_params(parts[0]).ok_or_else(|| err(0, "expected `S K GW GB`"))?;
+        let params = parse_params(parts[0].1).ok_or_else(|| err(0, "expected `S K GW GB`"))?;
         let (reserve, to_move) =
-            parse_reserves(parts[1]).ok_or_else(|| err(1, "expected `RW RB W|B`"))?;
-        let rows = parts[2..].iter().map(|r| parse_row(r)).collect();
+            parse_reserves(parts[1].1).ok_or_else(|| err(1, "expected `RW RB W|B`"))?;
+        let rows = parts[2..].iter().map(|&(_, r)| parse_row(r)).collect();
         let board = BoardText { params, reserve, to_move, rows };
         Gipf::from_text(&board).map_err(|e| err(2, &format!("invalid board: {}", e.message())))
     }

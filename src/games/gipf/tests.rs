@@ -9,6 +9,25 @@ fn start_s2_round_trips() {
     assert_eq!(pos.hash(), pos.hash_from_scratch());
 }
 
+/// The load format itself (several lines, as after `LOAD_GAME_BOARD`, with CRLF, trailing
+/// spaces and blank lines) reads as the same position as the one-line form, and its errors name
+/// the line of the load text.
+#[test]
+fn load_format_reads_as_one_line_form() {
+    let text =
+        "3 3 10 9 W\r\n7 6 W\r\n  W _ B  \r\n _ _ _ _\r\n\r\nB _ _ _ W\r\n _ _ _ _ \r\n  W _ B\r\n";
+    let pos = Gipf::parse_position(text).unwrap();
+    assert_eq!(pos.format_position(), "3 3 10 9/7 6 W/W_B/____/B___W/____/W_B");
+    assert_eq!(pos.hash(), Gipf::parse_position(&pos.format_position()).unwrap().hash());
+    let err = Gipf::parse_position("2 3 5 5\n2 2 X\n W B\nB _ W\n W B\n").unwrap_err();
+    assert_eq!((err.line, err.column), (2, 1), "{err}");
+    let err = Gipf::parse_position("2 3 5 5\n2 2 W\n W B\nB _ W _\n W B\n").unwrap_err();
+    assert_eq!(err.line, 3, "{err}");
+    assert!(err.message.contains("invalid board"), "{err}");
+    let err = Gipf::parse_position("2 3 5 5/2 2 Q/WB/B_W/WB").unwrap_err();
+    assert_eq!((err.line, err.column), (1, 9), "{err}");
+}
+
 /// The allocation-free move generator and `play` against the reference [`Gipf::children`]
 /// (general resolution of every push), along random playouts on every board size and several
 /// `K`, including positions where pushes complete rows.
