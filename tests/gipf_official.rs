@@ -231,3 +231,134 @@ fn solve_reads_load_format_boards_of_test_9() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Random streams of commands, board lines and junk never panic the interpreter, and every
+/// command line gets an answer (the interpreter goes on to the next command).
+#[test]
+fn random_command_streams_never_panic() {
+    use bitsolve::protocol::gipf::Interpreter;
+    use bitsolve::zobrist::KeyStream;
+    const PIECES: [&str; 32] = [
+        "LOAD_GAME_BOARD",
+        "LOAD_GAME_BOARD",
+        "2 3 5 5",
+        "2 2 4 4",
+        "3 3 10 9 W",
+        "4 4 15 15",
+        "2 2 W",
+        "1 0 B",
+        "12 12 W",
+        " W B",
+        "B _ W",
+        " W B ",
+        "B W W",
+        "_ _ _ _",
+        "PRINT_GAME_BOARD",
+        "PRINT_GAME_STATE",
+        "IS_GAME_OVER",
+        "DO_MOVE a1-b2",
+        "DO_MOVE e3-d3",
+        "DO_MOVE a1-b2 w: b2 c3",
+        "DO_MOVE b1-b2 b: c2 d2 e2",
+        "DO_MOVE z9-q0",
+        "GEN_ALL_POS_MOV",
+        "GEN_ALL_POS_MOV_NUM",
+        "GEN_ALL_POS_MOV_EXT",
+        "GEN_ALL_POS_MOV_EXT_NUM",
+        "WINNING_SEQUENCE_EXIST 3",
+        "WINNING_SEQUENCE_EXIST x",
+        "SOLVE_GAME_STATE",
+        "",
+        "\u{0}\u{7f}é ÿ",
+        "DO_MOVE",
+    ];
+    let mut rng = KeyStream::new(0x6E1F);
+    let mut answers = std::collections::HashMap::<String, u32>::new();
+    for stream in 0..300 {
+        let n = 5 + rng.next_key() % 40;
+        let mut lines: Vec<String> = Vec::new();
+        for _ in 0..n {
+            let r = rng.next_key();
+            match r % 9 {
+                0 => {
+                    // Bytes of any kind, as text.
+                    let len = (r >> 8) % 12;
+                    let junk = (0..len).map(|i| char::from(((r >> (i % 7 * 8)) & 0x7f) as u8));
+                    lines.push(junk.collect());
+                }
+                1 | 2 => {
+                    // A whole S=2 board, random cells (often valid, sometimes with rows of K).
+                    let cell = |k: u64| ["W", "B", "_", "_"][(r >> (8 + 2 * k)) as usize % 4];
+                    let k = 2 + (r >> 40) % 2;
+                    lines.push("LOAD_GAME_BOARD".into());
+                    lines.push(format!("2 {k} 7 7"));
+                    lines.push(format!("3 3 {}", if r >> 50 & 1 == 0 { "W" } else { "B" }));
+                    lines.push(format!(" {} {}", cell(0), cell(1)));
+                    lines.push(format!("{} {} {}", cell(2), cell(3), cell(4)));
+                    lines.push(format!(" {} {}", cell(5), cell(6)));
+                }
+                3 | 4 => {
+                    // A push between random S=2 names, often legal, sometimes with choices.
+                    const NAMES: [&str; 19] = [
+                        "a1", "a2", "a3", "b1", "b4", "c1", "c5", "d1", "d4", "e1", "e2", "e3",
+                        "b2", "b3", "c2", "c3", "c4", "d2", "d3",
+                    ];
+                    let name = |k: u64| NAMES[(r >> (8 + 5 * k)) as usize % NAMES.len()];
+                    let choice = if (r >> 60).is_multiple_of(4) {
+                        format!(" w: {} {}", name(2), name(3))
+                    } else {
+                        String::new()
+                    };
+                    lines.push(format!("DO_MOVE {}-{}{choice}", name(0), name(1)));
+                }
+                _ => lines.push(PIECES[(r >> 4) as usize % PIECES.len()].to_string()),
+            }
+        }
+        let input = lines.join(if stream % 2 == 0 { "\n" } else { "\r\n" });
+        let mut interpreter = Interpreter::new(16, bitsolve::SolverKind::Auto);
+        let all: Vec<String> = input.lines().map(str::to_string).collect();
+        let mut next = 0;
+        while next < all.len() {
+            let line = all[next].trim().to_string();
+            next += 1;
+            if line.is_empty() {
+                continue;
+            }
+            let answer = interpreter.command(&line, &all, &mut next);
+            assert!(!answer.trim().is_empty(), "no answer to `{line}` in:\n{input}");
+            *answers.entry(answer.lines().next().unwrap().to_string()).or_default() += 1;
+        }
+        assert_eq!(interpreter.run(&input).is_empty(), input.trim().is_empty());
+    }
+    // The streams reach past the load: boards load, moves are made and positions solved.
+    for answer in ["BOARD_STATE_OK", "MOVE_COMMITTED", "UNKNOWN_COMMAND", "EMPTY_BOARD"] {
+        assert!(answers.get(answer).is_some_and(|&n| n >= 5), "{answer}: {answers:?}");
+    }
+    assert!(answers.keys().any(|a| a.ends_with("STRATEGY")), "{answers:?}");
+}
+
+/// The spec's draw case: positions where neither side can force a win (pieces go round for
+/// ever) get `NO_WINNING_STRATEGY` from `SOLVE_GAME_STATE` without looping, through the
+/// retrograde rounds of the default `auto` solver: S=2, K=2 from the initial position (draws
+/// for GW, GB >= 4, results/gipf) and a K=3 mid-game draw on which plain df-pn found no answer
+/// within 20 s.
+#[test]
+fn solve_game_state_proves_draws() {
+    let mut input: String = [(4, 4), (4, 8), (6, 6), (8, 5), (8, 8)]
+        .iter()
+        .map(|&(gw, gb)| {
+            let (rw, rb) = (gw - 3, gb - 3);
+            format!("LOAD_GAME_BOARD\n2 2 {gw} {gb}\n{rw} {rb} W\n W B\nB _ W\n W B\n")
+                + "SOLVE_GAME_STATE\n"
+        })
+        .collect();
+    input += "LOAD_GAME_BOARD\n2 3 7 7\n3 3 W\n _ B\nW W B\n W _\nSOLVE_GAME_STATE\n";
+    // A decided position in between: White to move with Black's reserve empty after any push.
+    input += "LOAD_GAME_BOARD\n2 3 5 5\n1 0 W\n _ B\nB W W\n B B\nSOLVE_GAME_STATE\n";
+    let got = normalise(&run_gipf(&input));
+    let answers: Vec<&str> =
+        got.iter().filter(|l| l.ends_with("STRATEGY")).map(String::as_str).collect();
+    let mut want = vec!["NO_WINNING_STRATEGY"; 6];
+    want.push("WHITE_HAS_WINNING_STRATEGY");
+    assert_eq!(answers, want, "{got:?}");
+}

@@ -44,11 +44,21 @@ fn solvers_agree_with_brute_force() {
         let Some(truth) = oracle.value() else { continue };
         checked += 1;
         kinds[truth.outcome() as usize] += 1;
-        for kind in [SolverKind::Alphabeta, SolverKind::Pns, SolverKind::Dfpn, SolverKind::Retro] {
-            let options =
-                SolverOptions { threads: 1, tt_mib: 1, epsilon: None, ..SolverOptions::default() };
+        let plain =
+            SolverOptions { threads: 1, tt_mib: 1, epsilon: None, ..SolverOptions::default() };
+        // df-pn and auto also with GIPF's own settings (no mobility, probe, epsilon 2).
+        let tuned = SolverOptions { tt_mib: 1, ..SolverOptions::for_game::<Gipf>() };
+        let configs = [
+            (SolverKind::Alphabeta, plain),
+            (SolverKind::Pns, plain),
+            (SolverKind::Dfpn, plain),
+            (SolverKind::Dfpn, tuned),
+            (SolverKind::Retro, plain),
+            (SolverKind::Auto, tuned),
+        ];
+        for (kind, options) in configs {
             let report = make_solver::<Gipf>(kind, &options).solve(&pos, &Limits::none());
-            assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} on {text}");
+            assert_eq!(report.outcome, Some(truth.outcome()), "{kind:?} {options:?} on {text}");
             if matches!(kind, SolverKind::Alphabeta | SolverKind::Retro) {
                 assert_eq!(report.plies, truth.plies(), "{kind:?} distance on {text}");
             }

@@ -34,6 +34,7 @@ fn configurations() -> Vec<(SolverKind, SolverOptions)> {
         SolverOptions { threads: 1, tt_mib: 4, epsilon: Some(0.25), ..SolverOptions::default() },
     ));
     out.push((SolverKind::Retro, SolverOptions::default()));
+    out.push((SolverKind::Auto, SolverOptions { tt_mib: 1, ..SolverOptions::default() }));
     out
 }
 

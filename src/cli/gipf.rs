@@ -13,8 +13,9 @@ pub struct GipfArgs {
     /// Transposition table size in MiB for the solving commands.
     #[arg(long, default_value_t = 16)]
     tt_mib: usize,
-    /// The solver behind `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST`.
-    #[arg(long, value_enum, default_value = "dfpn")]
+    /// The solver behind `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST` (`auto`: df-pn,
+    /// with retrograde rounds that prove draws).
+    #[arg(long, value_enum, default_value = "auto")]
     solver: SolverKind,
 }
 

@@ -8,9 +8,12 @@
 //! use bitsolve::protocol::gipf::Interpreter;
 //! use bitsolve::SolverKind;
 //!
-//! let mut interp = Interpreter::new(16, SolverKind::Dfpn);
+//! let mut interp = Interpreter::new(16, SolverKind::Auto);
 //! let out = interp.run("LOAD_GAME_BOARD\n2 3 4 4\n2 1 W\n _ _\n_ _ _\n _ _\nSOLVE_GAME_STATE\n");
 //! assert_eq!(out, "BOARD_STATE_OK\nWHITE_HAS_WINNING_STRATEGY\n");
+//! // A draw (pieces go round for ever): proved by the retrograde rounds of `auto`.
+//! let out = interp.run("LOAD_GAME_BOARD\n2 3 7 7\n3 3 W\n _ B\nW W B\n W _\nSOLVE_GAME_STATE\n");
+//! assert_eq!(out, "BOARD_STATE_OK\nNO_WINNING_STRATEGY\n");
 //! ```
 
 use crate::games::gipf::notation::{parse_params, parse_reserves, parse_row};
@@ -190,9 +193,13 @@ impl Interpreter {
     /// ([`SolverOptions::for_game`] from [`Gipf`]'s `SEARCH_HINTS`: no mobility
     /// initialisation, the first-reply probe, epsilon = 2); see the df-pn module docs.
     fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
-        let options =
-            if self.kind == SolverKind::Dfpn { self.dfpn_options() } else { self.options() };
+        let options = if self.runs_dfpn() { self.dfpn_options() } else { self.options() };
         make_solver::<G>(self.kind, &options)
+    }
+
+    /// Whether the solver is df-pn or starts with it (`auto`).
+    fn runs_dfpn(&self) -> bool {
+        matches!(self.kind, SolverKind::Dfpn | SolverKind::Auto)
     }
 
     fn dfpn_options(&self) -> SolverOptions {
@@ -203,9 +210,11 @@ impl Interpreter {
     /// node budget ([`QUICK_TT_MIB`], [`QUICK_NODES`]): most positions of the protocol's size
     /// are solved in a few thousand nodes, and a fresh multi-MiB table per command would cost
     /// more (page faults, clearing) than the search. Otherwise, and with other solvers, one
-    /// search with the full table.
+    /// search with the full table: with `auto` (the default of `bitsolve gipf`) df-pn and
+    /// retrograde analysis in rounds, so a draw with few reachable positions is proved at once
+    /// instead of by df-pn's re-searches of path-dependent repetitions.
     fn solve_report(&mut self, game: &Gipf) -> Report<<Gipf as Game>::Move> {
-        if self.use_quick && self.kind == SolverKind::Dfpn && self.tt_mib > QUICK_TT_MIB {
+        if self.use_quick && self.runs_dfpn() && self.tt_mib > QUICK_TT_MIB {
             let options = SolverOptions { tt_mib: QUICK_TT_MIB, ..self.dfpn_options() };
             let quick = self.quick.get_or_insert_with(|| make_solver(SolverKind::Dfpn, &options));
             let report = quick.solve(game, &Limits::nodes(QUICK_NODES));

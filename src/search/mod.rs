@@ -15,6 +15,7 @@ pub mod history;
 pub mod matching;
 mod move_hash;
 pub mod pns;
+pub mod portfolio;
 pub mod retro;
 pub mod score;
 pub mod tt;
@@ -171,17 +172,22 @@ pub enum SolverKind {
     /// draws by infinite play included; needs [`Game::exact_key`] and memory for every
     /// position (a node limit caps the positions).
     Retro,
+    /// df-pn and retrograde analysis in rounds with growing budgets, the first exact answer
+    /// wins ([`portfolio`]): fast wins and losses, and draws proved by retro where they have
+    /// few reachable positions.
+    Auto,
 }
 
 impl SolverKind {
     /// Every solver, in a fixed order.
-    pub const ALL: [SolverKind; 6] = [
+    pub const ALL: [SolverKind; 7] = [
         SolverKind::Brute,
         SolverKind::Alphabeta,
         SolverKind::Pns,
         SolverKind::Dfpn,
         SolverKind::Matching,
         SolverKind::Retro,
+        SolverKind::Auto,
     ];
 
     /// The solver's name on the command line and in result files.
@@ -193,6 +199,7 @@ impl SolverKind {
             SolverKind::Dfpn => "dfpn",
             SolverKind::Matching => "matching",
             SolverKind::Retro => "retro",
+            SolverKind::Auto => "auto",
         }
     }
 }
@@ -253,6 +260,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Dfpn => Box::new(dfpn::DfpnSolver::new(options)),
         SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
         SolverKind::Retro => Box::new(retro::RetroSolver::new()),
+        SolverKind::Auto => Box::new(portfolio::PortfolioSolver::new(options)),
     }
 }
 

@@ -74,12 +74,20 @@ const DRAW: u8 = 3;
 
 /// The retrograde solver (stateless between solves).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RetroSolver;
+pub struct RetroSolver {
+    quiet: bool,
+}
 
 impl RetroSolver {
-    /// A new solver.
+    /// A new solver; it says on stderr when it gives up past its cap.
     pub fn new() -> Self {
-        RetroSolver
+        RetroSolver { quiet: false }
+    }
+
+    /// A solver that gives up past its cap without a word (for callers that try it with a
+    /// small cap first, [`crate::search::portfolio`]).
+    pub fn quiet() -> Self {
+        RetroSolver { quiet: true }
     }
 }
 
@@ -340,7 +348,9 @@ impl<G: Game> Solver<G> for RetroSolver {
             let nodes = match stop {
                 Stop::Limit(n) => n,
                 Stop::TooMany(n) => {
-                    eprintln!("retro solver: more than {max} positions");
+                    if !self.quiet {
+                        eprintln!("retro solver: more than {max} positions");
+                    }
                     n
                 }
                 Stop::NoKey => {

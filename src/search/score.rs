@@ -67,10 +67,12 @@ pub fn make_score_solver<G: Scored>(
         SolverKind::Alphabeta => Box::new(AlphaBetaScore::new(options)),
         // The matching solver needs a position graph and the retrograde one an exact key, which
         // a threshold game lacks: they report every threshold unknown, so the score stays
-        // unknown.
-        SolverKind::Pns | SolverKind::Dfpn | SolverKind::Matching | SolverKind::Retro => {
-            Box::new(BisectionScore::new(kind, options))
-        }
+        // unknown (`auto` is then df-pn).
+        SolverKind::Pns
+        | SolverKind::Dfpn
+        | SolverKind::Matching
+        | SolverKind::Retro
+        | SolverKind::Auto => Box::new(BisectionScore::new(kind, options)),
     }
 }
 
