@@ -93,25 +93,12 @@ mod tests {
     use crate::game::Outcome;
     use crate::games::digraph::Digraph;
     use crate::search::brute::BruteSolver;
-    use crate::zobrist::KeyStream;
-
-    /// A random digraph with cycles and dead ends.
-    fn random_digraph(n: usize, seed: u64) -> Digraph {
-        let mut rng = KeyStream::new(seed ^ 0x907F);
-        let successors = (0..n)
-            .map(|_| {
-                let degree = rng.next_key() % 4;
-                (0..degree).map(|_| (rng.next_key() % n as u64) as u8).collect()
-            })
-            .collect();
-        Digraph::new(successors, 0)
-    }
 
     #[test]
     fn agrees_with_brute_force_on_digraphs_with_cycles() {
         let mut draws = 0;
         for seed in 0..600 {
-            let g = random_digraph(3 + (seed % 9) as usize, seed);
+            let g = Digraph::random(3 + (seed % 9) as usize, seed ^ 0x907F);
             let want = BruteSolver::new().solve(&g, &Limits::none()).outcome;
             let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
             let got = PortfolioSolver::new(&options).solve(&g, &Limits::none());
@@ -123,7 +110,7 @@ mod tests {
 
     #[test]
     fn node_limit_bounds_every_round() {
-        let g = random_digraph(12, 5);
+        let g = Digraph::random(12, 5);
         let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
         let report = PortfolioSolver::new(&options).solve(&g, &Limits::nodes(3));
         assert!(report.stats.nodes <= 3 + 12, "{}", report.stats.nodes);
