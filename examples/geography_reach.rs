@@ -20,6 +20,18 @@
 //! markdown table on stdout: per seed and config, the largest number of remaining edges in the
 //! token's component up to which every sampled position was solved within 1 s and within the
 //! limit, and the largest solved at all.
+//!
+//! ```text
+//! cargo run --release --example geography_reach -- bands [seeds] [limit_s] [low] [high] [width] [jobs]
+//! ```
+//! Bands mode: the same random games for seeds `1..=seeds` (default 8); in each band of
+//! `width` (default 10) component edges from `low` to `high` (default 150 to 210), one
+//! position of each game whose token's component has that many remaining edges (drawn from the
+//! seed among the game's positions in the band) is solved with
+//! the default reductions (df-pn, 1 thread, 256 MiB, cold) within `limit_s` (default 60),
+//! `jobs` positions at a time (default 1). Output: one line per solve on stderr, then a table
+//! per band: positions sampled, solved within 1 s, 10 s and the limit, median time and the
+//! most nodes of the solved ones.
 
 use std::time::{Duration, Instant};
 
@@ -67,8 +79,103 @@ fn config(name: &str) -> (Reductions, u32) {
     }
 }
 
+/// One random game under the plain rules from the contest start of `seed`, every position.
+fn random_game(seed: u64) -> Vec<Geography> {
+    let start = Geography::contest_start(100, seed).expect("contest graph");
+    let mut game = vec![start.plain()];
+    let mut rng = KeyStream::new(seed ^ 0x5EAC);
+    loop {
+        let pos = game.last().expect("non-empty").clone();
+        let mut moves = <Geography as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            return game;
+        }
+        let mut next = pos;
+        next.play(moves[below(&mut rng, moves.len() as u64) as usize]);
+        game.push(next);
+    }
+}
+
+/// Bands mode (see the module docs).
+fn bands(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (seeds, limit, low, high) = (arg(0, 8), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
+    let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
+    let band_of = |edges: u32| {
+        let e = u64::from(edges);
+        (low..high).contains(&e).then(|| (e - low) / width)
+    };
+    // (band, seed, plies, position): one position of each game in each band, drawn from the
+    // seed among the game's positions in that band.
+    let mut work = Vec::new();
+    for seed in 1..=seeds {
+        let mut by_band = std::collections::BTreeMap::<u64, Vec<(usize, Geography)>>::new();
+        for (plies, pos) in random_game(seed).into_iter().enumerate() {
+            let pos = pos.with_reductions(Reductions::DEFAULT);
+            if let Some(band) = band_of(component_edges(&pos)) {
+                by_band.entry(band).or_default().push((plies, pos));
+            }
+        }
+        let mut rng = KeyStream::new(seed ^ 0xBA4D);
+        for (band, mut positions) in by_band {
+            let (plies, pos) =
+                positions.swap_remove(below(&mut rng, positions.len() as u64) as usize);
+            work.push((band, seed, plies, pos));
+        }
+    }
+    let options = SolverOptions { threads: 1, tt_mib: 256, ..SolverOptions::default() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().expect("threads");
+    let results: Vec<(u64, Sample, u64)> = pool.install(|| {
+        use rayon::prelude::*;
+        work.par_iter()
+            .map(|(band, seed, plies, pos)| {
+                let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+                let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+                let t = Instant::now();
+                let report = solver.solve(pos, &limits);
+                let secs = t.elapsed().as_secs_f64();
+                let edges = component_edges(pos);
+                let result = report.outcome.map_or("unknown", |o| o.as_str());
+                let nodes = report.stats.nodes;
+                eprintln!(
+                    "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes}"
+                );
+                (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
+            })
+            .collect()
+    });
+    println!(
+        "| component edges | positions | solved <= 1 s | solved <= 10 s | solved <= {limit} s | \
+         median time of solved (s) | most nodes solved |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for band in 0..(high - low).div_ceil(width) {
+        let in_band: Vec<&(u64, Sample, u64)> = results.iter().filter(|r| r.0 == band).collect();
+        let within = |secs: f64| in_band.iter().filter(|r| r.1.solved && r.1.secs <= secs).count();
+        let mut times: Vec<f64> = in_band.iter().filter(|r| r.1.solved).map(|r| r.1.secs).collect();
+        times.sort_by(f64::total_cmp);
+        let median = times.get(times.len() / 2).map_or("-".to_string(), |t| format!("{t:.2}"));
+        let most = in_band.iter().filter(|r| r.1.solved).map(|r| r.2).max();
+        let lo = low + band * width;
+        println!(
+            "| {lo}-{} | {} | {} | {} | {} | {median} | {} |",
+            (lo + width - 1).min(high - 1),
+            in_band.len(),
+            within(1.0),
+            within(10.0),
+            within(limit),
+            most.map_or("-".to_string(), |n| n.to_string()),
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "bands") {
+        bands(&args[1..]);
+        return;
+    }
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
     let seeds = arg(0, 3);
     let step = arg(1, 3).max(1) as usize;
@@ -79,20 +186,7 @@ fn main() {
     let options = SolverOptions { threads: 1, tt_mib: 256, ..SolverOptions::default() };
     let mut rows = Vec::new();
     for seed in 1..=seeds {
-        let start = Geography::contest_start(100, seed).expect("contest graph");
-        let mut game = vec![start.plain()];
-        let mut rng = KeyStream::new(seed ^ 0x5EAC);
-        loop {
-            let pos = game.last().expect("non-empty").clone();
-            let mut moves = <Geography as Game>::Moves::default();
-            pos.generate_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            let mut next = pos;
-            next.play(moves[below(&mut rng, moves.len() as u64) as usize]);
-            game.push(next);
-        }
+        let game = random_game(seed);
         for name in &configs {
             let (reductions, scan) = config(name);
             reductions::set_bridge_scan_edge_limit(scan);
