@@ -38,6 +38,7 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Gipf, GIPF_S3, Task::Solve(SolverKind::Dfpn, "win")),
     (GameKind::Digraph, DIGRAPH, Task::Solve(SolverKind::Retro, "draw")),
     (GameKind::Gipf, GIPF_S2_DRAW, Task::Solve(SolverKind::Retro, "draw")),
+    (GameKind::Gipf, GIPF_K3_DRAW, Task::Solve(SolverKind::Auto, "draw")),
     (GameKind::Szochy, SZOCHY_5X5, Task::Solve(SolverKind::Matching, "win")),
     (GameKind::Szochy, SZOCHY_3X3, Task::Solve(SolverKind::Dfpn, "win")),
     (GameKind::Geography, GEOGRAPHY_K6, Task::Solve(SolverKind::Alphabeta, "win")),
@@ -59,6 +60,9 @@ const GAUSS_6_LEFT: &str = "..b./.r.r./bb..bb/r.r..../.b..../...../..b. r 3/0 0/
 
 /// GIPF S=2, K=2, 8+8 pieces, the initial position: a draw (23,132 reachable positions).
 const GIPF_S2_DRAW: &str = "2 2 8 8/5 5 W/WB/B_W/WB";
+/// GIPF S=2, K=3, 7+7 pieces in mid-game: a draw (1,083 reachable positions) that df-pn alone
+/// does not prove within a minute; `auto` proves it in its first retrograde round.
+const GIPF_K3_DRAW: &str = "2 3 7 7/3 3 W/_B/WWB/W_";
 /// GIPF S=2, K=3, empty board, 2+2 pieces in reserve (the README example): a loss.
 const GIPF_S2: &str = "2 3 4 4/2 2 W/__/___/__";
 /// GIPF S=3, K=4 after 2 random plies (`datasets/gipf/random-small.tsv` d2-1): a win in 3.
@@ -93,8 +97,9 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
             (format!("perft {depth}"), n)
         }
         Task::Solve(kind, expected) => {
-            let report =
-                make_solver::<G>(*kind, &SolverOptions::default()).solve(&pos, &Limits::none());
+            // Each game's own defaults, as `bitsolve solve` uses them.
+            let options = SolverOptions::for_game::<G>();
+            let report = make_solver::<G>(*kind, &options).solve(&pos, &Limits::none());
             let got = report.outcome.map_or("unknown", bitsolve::Outcome::as_str);
             if got != *expected {
                 bail!("{game} {} on {position} = {got}, expected {expected}", kind.name());
