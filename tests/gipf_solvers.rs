@@ -204,3 +204,93 @@ fn retro_solves_every_s2_variant() {
         }
     }
 }
+
+/// The value of `pos` for the side to move when play stops after `n` plies (1 = it can force
+/// a win within `n` plies, -1 = the opponent can, 0 = neither): memoised plain minimax, the
+/// oracle of `WINNING_SEQUENCE_EXIST`.
+fn bounded_value(pos: &Gipf, n: u32, memo: &mut std::collections::HashMap<(u128, u32), i8>) -> i8 {
+    match pos.outcome() {
+        Some(Outcome::Win) => return 1,
+        Some(Outcome::Loss) => return -1,
+        Some(Outcome::Draw) => return 0,
+        None if n == 0 => return 0,
+        None => {}
+    }
+    let key = (pos.exact_key().expect("S = 2 has exact keys"), n);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut moves = bitsolve::games::gipf::GipfMoves::new();
+    pos.generate_moves(&mut moves);
+    let mut best = -1;
+    for &mv in &moves {
+        let mut child = pos.clone();
+        child.play(mv);
+        best = best.max(-bounded_value(&child, n - 1, memo));
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(key, best);
+    best
+}
+
+/// `WINNING_SEQUENCE_EXIST N` answers "can a side force a win within N plies" both ways it is
+/// computed: the retrograde distance (shortest forced win, longest resistance) compared with N
+/// gives the bounded minimax value for every N, draws included; and the interpreter's answers
+/// equal the oracle's, for N up to 12 and for an N far beyond every distance.
+#[test]
+fn winning_sequence_matches_bounded_minimax() {
+    use bitsolve::protocol::gipf::Interpreter;
+    let mut rng = KeyStream::new(0x5E9E_4CE5);
+    let mut seen = [0usize; 3];
+    let mut huge = [0usize; 2];
+    let mut interpreter = Interpreter::new(4, SolverKind::Auto);
+    for round in 0..120 {
+        let pos = random_s2_position(&mut rng);
+        let text = pos.format_position();
+        let report = retro().solve(&pos, &Limits::none());
+        let outcome = report.outcome.expect("S = 2 positions are small");
+        let mut memo = std::collections::HashMap::new();
+        for n in 0..=12 {
+            let want = bounded_value(&pos, n, &mut memo);
+
+            let sign = match outcome {
+                Outcome::Win => 1,
+                Outcome::Loss => -1,
+                Outcome::Draw => 0,
+            };
+            let from_retro = if report.plies.is_some_and(|d| d <= n) { sign } else { 0 };
+            assert_eq!(from_retro, want, "N = {n}: retro {:?} on {text}", report.value());
+            seen[(want + 1) as usize] += 1;
+            if round % 4 == 0 && n % 3 == 0 {
+                let lines: Vec<&str> = text.split('/').collect();
+                let board =
+                    format!("LOAD_GAME_BOARD\n{}\nWINNING_SEQUENCE_EXIST {n}\n", lines.join("\n"));
+                let got = interpreter.run(&board);
+                let white_to_move = lines[1].ends_with('W');
+                let expect = match (want, white_to_move) {
+                    (0, _) => "NO_WINNING_SEQUENCE",
+                    (1, true) | (-1, false) => "WHITE_HAS_WINNING_SEQUENCE",
+                    _ => "BLACK_HAS_WINNING_SEQUENCE",
+                };
+                assert!(got.ends_with(&format!("{expect}\n")), "N = {n} on {text}: {got}");
+            }
+        }
+        // An N beyond every distance: the retrograde step answers (the bounded search would
+        // need N plies of depth); a draw has no winning sequence however long.
+        if round % 8 != 1 {
+            continue;
+        }
+        let lines: Vec<&str> = text.split('/').collect();
+        let got = interpreter.run(&format!(
+            "LOAD_GAME_BOARD\n{}\nWINNING_SEQUENCE_EXIST 1000000\n",
+            lines.join("\n")
+        ));
+        let none = outcome == Outcome::Draw;
+        assert_eq!(got.ends_with("NO_WINNING_SEQUENCE\n"), none, "{text}: {got}");
+        huge[usize::from(none)] += 1;
+    }
+    assert!(seen.iter().all(|&k| k > 20), "values seen (loss, none, win): {seen:?}");
+    assert!(huge.iter().all(|&k| k > 0), "huge N (decided, drawn): {huge:?}");
+}

@@ -19,6 +19,7 @@
 use crate::games::gipf::notation::{parse_params, parse_reserves, parse_row};
 use crate::games::gipf::{BoardText, Gipf, LoadError, Run, State};
 use crate::geometry::hex::{MAX_SIDE, MIN_SIDE, Point};
+use crate::search::retro::RetroSolver;
 use crate::search::{Report, Solver};
 use crate::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_solver};
 
@@ -27,6 +28,17 @@ pub const QUICK_TT_MIB: usize = 1;
 /// Node budget of the first attempt (a third of the small table's slots at one entry per
 /// node); a position it cannot solve is solved again with the full table.
 pub const QUICK_NODES: u64 = 20_000;
+
+/// The answer of `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST` when the search gives up
+/// without a limit having been set: only on a path deeper than
+/// [`crate::search::dfpn::MAX_PLY`] plies (an answer the spec has no word for; never printed
+/// on the official tests).
+pub const GAVE_UP: &str = "SEARCH_GAVE_UP";
+
+/// Node budget of the first, depth-bounded attempt at a `WINNING_SEQUENCE_EXIST`.
+pub const SEQUENCE_NODES: u64 = 100_000;
+/// Position cap of the retrograde attempt at a `WINNING_SEQUENCE_EXIST` (about 100 bytes each).
+pub const SEQUENCE_RETRO_POSITIONS: u64 = 2_000_000;
 
 /// The interpreter's state: the loaded game, if any.
 pub struct Interpreter {
@@ -231,21 +243,45 @@ impl Interpreter {
         match report.outcome {
             Some(Outcome::Win) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(mover)),
             Some(Outcome::Loss) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(!mover)),
-            _ => "NO_WINNING_STRATEGY\n".into(),
+            Some(Outcome::Draw) => "NO_WINNING_STRATEGY\n".into(),
+            None => format!("{GAVE_UP}\n"),
         }
     }
 
+    /// `WINNING_SEQUENCE_EXIST N`: can a side force a win within `N` plies? Three steps, each
+    /// exact when it answers: the depth-bounded game ([`Bounded`]) with a node budget (small
+    /// `N` and quick wins), then retrograde analysis of every reachable position with a cap
+    /// ([`SEQUENCE_RETRO_POSITIONS`]; its distances are the shortest forced win and the longest
+    /// resistance, so one solve answers every `N`, and a draw means no side can force a win at
+    /// all), then the depth-bounded game without a budget.
     fn winning_sequence(&self, game: &Gipf, rest: &[&str]) -> String {
         let Some(n) = rest.first().and_then(|w| w.parse::<u32>().ok()) else {
             return "WRONG_NUMBER_OF_MOVES\n".into();
         };
-        let bounded = Bounded { pos: game.clone(), plies_left: n };
-        let report = self.solver::<Bounded>().solve(&bounded, &Limits::none());
         let mover = game.to_move();
-        match report.outcome {
-            Some(Outcome::Win) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(mover)),
-            Some(Outcome::Loss) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(!mover)),
-            _ => "NO_WINNING_SEQUENCE\n".into(),
+        let answer = |winner: Option<Player>| match winner {
+            Some(p) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(p)),
+            None => "NO_WINNING_SEQUENCE\n".into(),
+        };
+        let winner_of = |outcome: Option<Outcome>| match outcome {
+            Some(Outcome::Win) => Some(mover),
+            Some(Outcome::Loss) => Some(!mover),
+            _ => None,
+        };
+        let bounded = Bounded { pos: game.clone(), plies_left: n };
+        let mut solver = self.solver::<Bounded>();
+        let report = solver.solve(&bounded, &Limits::nodes(SEQUENCE_NODES));
+        if report.outcome.is_some() {
+            return answer(winner_of(report.outcome));
+        }
+        let retro = RetroSolver::quiet().solve(game, &Limits::nodes(SEQUENCE_RETRO_POSITIONS));
+        if let Some(outcome) = retro.outcome {
+            let within = retro.plies.is_some_and(|d| d <= n);
+            return answer(if within { winner_of(Some(outcome)) } else { None });
+        }
+        match solver.solve(&bounded, &Limits::none()).outcome {
+            None => format!("{GAVE_UP}\n"),
+            outcome => answer(winner_of(outcome)),
         }
     }
 }

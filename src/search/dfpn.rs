@@ -112,7 +112,10 @@
 //! inflated numbers still gets a `delta` threshold above its real `delta`, so it always works.
 //! The first thread to settle the root of a boolean search stops the others. Every answer rests
 //! only on facts, so the outcome is the sequential one. The pool's threads have 256 MiB stacks
-//! (reserved, not committed): `mid` recurses once per ply.
+//! (reserved, not committed): `mid` recurses once per ply. A sequential search runs on the
+//! one thread of such a pool (kept as long as the solver), and a path longer than [`MAX_PLY`] plies stops the search
+//! (`unknown`) instead of overflowing it: the depth-bounded games of `WINNING_SEQUENCE_EXIST`
+//! with a huge bound, and long cycles of GIPF, reach such paths.
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -134,6 +137,9 @@ const NO_REP: u32 = u32::MAX;
 const DISPROVER_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 /// Nodes between two checks of the limits.
 const CHECK_EVERY: u64 = 1024;
+/// The deepest path a search follows; deeper, it stops and reports `unknown` (a frame of
+/// `mid` is well under 2 KiB, so this fits the 256 MiB stack of every search thread).
+pub const MAX_PLY: u32 = 100_000;
 
 /// A df-pn table entry: `phi` and `delta` of a position for its mover, and the work spent.
 ///
@@ -220,7 +226,8 @@ pub struct DfpnSolver {
     tt: Arc<TranspositionTable<DfpnEntry>>,
     epsilon: Option<f64>,
     threads: usize,
-    pool: Option<rayon::ThreadPool>,
+    /// The search threads (one for a sequential search), with deep stacks.
+    pool: rayon::ThreadPool,
     mobility: bool,
     probe: bool,
 }
@@ -234,7 +241,7 @@ impl DfpnSolver {
             tt: Arc::new(TranspositionTable::new(options.tt_mib)),
             epsilon: options.epsilon,
             threads,
-            pool: (threads > 1).then(|| deep_pool(threads)),
+            pool: deep_pool(threads),
             mobility: options.mobility,
             probe: options.win_probe,
         }
@@ -495,6 +502,10 @@ impl<'a, G: Game> Worker<'a, G> {
         self.count_node(ply);
         let hash = pos.hash();
         let key = tt_key(hash, mover_proves);
+        if ply >= MAX_PLY {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
         if self.stopped {
             return Res { phi: 1, delta: 1, rep: NO_REP, work: 1 };
         }
@@ -632,12 +643,17 @@ impl DfpnSolver {
             nodes,
             stop: &stop,
         };
-        let Some(pool) = &self.pool else {
-            let mut worker = Worker::<G>::new(&shared, 0);
-            let answer = worker.search(root, root_proves);
-            stats.absorb(&worker.stats);
+        if self.threads == 1 {
+            // On the pool's one thread, for its deep stack.
+            let (answer, worker_stats) = self.pool.install(|| {
+                let mut worker = Worker::<G>::new(&shared, 0);
+                let answer = worker.search(root, root_proves);
+                (answer, worker.stats)
+            });
+            stats.absorb(&worker_stats);
             return answer;
-        };
+        }
+        let pool = &self.pool;
         let answer = Mutex::new(None);
         let total = Mutex::new(Stats::default());
         pool.scope(|scope| {
@@ -692,6 +708,51 @@ pub(crate) mod tests {
     use crate::games::digraph::Digraph;
     use crate::search::brute::BruteSolver;
     use crate::zobrist::KeyStream;
+
+    /// A countdown of `left` forced plies: the side to move at 0 loses. Paths as long as the
+    /// game, with no repetition to cut them.
+    #[derive(Clone, Debug)]
+    struct Countdown {
+        left: u32,
+    }
+
+    impl Game for Countdown {
+        type Move = u8;
+        type Moves = Vec<u8>;
+        const ACYCLIC: bool = true;
+
+        fn generate_moves(&self, moves: &mut Vec<u8>) {
+            if self.left > 0 {
+                moves.push(0);
+            }
+        }
+
+        fn play(&mut self, _: u8) {
+            self.left -= 1;
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            (self.left == 0).then_some(Outcome::Loss)
+        }
+
+        fn hash(&self) -> u64 {
+            crate::zobrist::splitmix64(u64::from(self.left)).1
+        }
+    }
+
+    /// A path longer than [`MAX_PLY`] gives `unknown` (no stack overflow, on one thread or two);
+    /// one just inside it is solved.
+    #[test]
+    fn paths_beyond_the_depth_guard_give_unknown() {
+        for threads in [1, 2] {
+            let options = SolverOptions { threads, tt_mib: 16, ..SolverOptions::default() };
+            let mut solver = DfpnSolver::new(&options);
+            let deep = solver.solve(&Countdown { left: MAX_PLY + 10 }, &Limits::none());
+            assert_eq!(deep.outcome, None, "threads {threads}");
+            let inside = solver.solve(&Countdown { left: MAX_PLY - 11 }, &Limits::none());
+            assert_eq!(inside.outcome, Some(Outcome::Win), "threads {threads}");
+        }
+    }
 
     /// A random acyclic digraph: edges only to higher vertices.
     pub(crate) fn acyclic(n: usize, seed: u64) -> Digraph {
