@@ -73,12 +73,9 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
     let mut configs = Vec::new();
     for &kind in &args.solver {
         for &threads in &args.threads {
-            let mut options = SolverOptions::for_game::<G>();
+            let mut options = SolverOptions::for_game::<G>().with_epsilon_flag(args.epsilon);
             options.threads = threads.max(1);
             options.tt_mib = args.tt_mib;
-            if let Some(e) = args.epsilon {
-                options.epsilon = (e > 0.0).then_some(e);
-            }
             configs.push((kind, options));
         }
     }

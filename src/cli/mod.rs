@@ -137,12 +137,9 @@ impl SearchArgs {
     /// The solver options these flags ask for, starting from game `G`'s own
     /// ([`bitsolve::SolverOptions::for_game`]).
     pub fn options<G: bitsolve::Game>(&self) -> bitsolve::SolverOptions {
-        let mut options = bitsolve::SolverOptions::for_game::<G>();
+        let mut options = bitsolve::SolverOptions::for_game::<G>().with_epsilon_flag(self.epsilon);
         options.threads = usize::from(self.threads);
         options.tt_mib = self.tt_mib;
-        if let Some(e) = self.epsilon {
-            options.epsilon = (e > 0.0).then_some(e);
-        }
         if self.mobility || self.no_mobility {
             options.mobility = self.mobility;
         }

@@ -52,6 +52,15 @@ pub struct Interpreter {
     use_quick: bool,
 }
 
+/// The side that wins, given the outcome for `mover` (none for a draw or no answer).
+fn winner(mover: Player, outcome: Option<Outcome>) -> Option<Player> {
+    match outcome? {
+        Outcome::Win => Some(mover),
+        Outcome::Loss => Some(!mover),
+        Outcome::Draw => None,
+    }
+}
+
 fn colour_name(p: Player) -> &'static str {
     if p == Player::First { "WHITE" } else { "BLACK" }
 }
@@ -240,11 +249,10 @@ impl Interpreter {
     fn solve(&mut self, game: &Gipf) -> String {
         let report = self.solve_report(game);
         let mover = game.to_move();
-        match report.outcome {
-            Some(Outcome::Win) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(mover)),
-            Some(Outcome::Loss) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(!mover)),
-            Some(Outcome::Draw) => "NO_WINNING_STRATEGY\n".into(),
-            None => format!("{GAVE_UP}\n"),
+        match (report.outcome, winner(mover, report.outcome)) {
+            (None, _) => format!("{GAVE_UP}\n"),
+            (_, Some(p)) => format!("{}_HAS_WINNING_STRATEGY\n", colour_name(p)),
+            (_, None) => "NO_WINNING_STRATEGY\n".into(),
         }
     }
 
@@ -263,25 +271,20 @@ impl Interpreter {
             Some(p) => format!("{}_HAS_WINNING_SEQUENCE\n", colour_name(p)),
             None => "NO_WINNING_SEQUENCE\n".into(),
         };
-        let winner_of = |outcome: Option<Outcome>| match outcome {
-            Some(Outcome::Win) => Some(mover),
-            Some(Outcome::Loss) => Some(!mover),
-            _ => None,
-        };
         let bounded = Bounded { pos: game.clone(), plies_left: n };
         let mut solver = self.solver::<Bounded>();
         let report = solver.solve(&bounded, &Limits::nodes(SEQUENCE_NODES));
         if report.outcome.is_some() {
-            return answer(winner_of(report.outcome));
+            return answer(winner(mover, report.outcome));
         }
         let retro = RetroSolver::quiet().solve(game, &Limits::nodes(SEQUENCE_RETRO_POSITIONS));
         if let Some(outcome) = retro.outcome {
             let within = retro.plies.is_some_and(|d| d <= n);
-            return answer(if within { winner_of(Some(outcome)) } else { None });
+            return answer(if within { winner(mover, Some(outcome)) } else { None });
         }
         match solver.solve(&bounded, &Limits::none()).outcome {
             None => format!("{GAVE_UP}\n"),
-            outcome => answer(winner_of(outcome)),
+            outcome => answer(winner(mover, outcome)),
         }
     }
 }

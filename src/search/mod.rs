@@ -249,6 +249,16 @@ impl SolverOptions {
             ..SolverOptions::default()
         }
     }
+
+    /// These options with the df-pn epsilon a user asked for, if any: `Some(0)` (or less) means
+    /// plain thresholds, `None` keeps the current one.
+    #[must_use]
+    pub fn with_epsilon_flag(mut self, epsilon: Option<f64>) -> Self {
+        if let Some(e) = epsilon {
+            self.epsilon = (e > 0.0).then_some(e);
+        }
+        self
+    }
 }
 
 /// Builds the solver `kind` with `options`.
