@@ -6,6 +6,7 @@ pub mod game;
 pub mod games;
 pub mod geometry;
 pub mod graph;
+pub mod lineio;
 pub mod notation;
 pub mod protocol;
 pub mod results;
