@@ -1,6 +1,7 @@
 //! `bitsolve geography`: the contest client, a random client, the server and tournaments.
 
 mod client;
+mod load;
 mod player;
 mod server;
 mod swiss;
@@ -119,6 +120,24 @@ enum GeographyCommand {
         #[arg(long, default_value = "results/geography/tournament")]
         out: PathBuf,
     },
+    /// Load test of the server: `--games` games at once on loopback between well-behaved and
+    /// hostile clients (garbage, floods, split and doubled lines, silence, disconnects); checks
+    /// that every game record arrives and agrees with the clients, prints a Markdown summary with
+    /// the peak memory, and exits 1 on any problem.
+    Load {
+        /// Games played at once (twice as many clients).
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        /// Seconds per move.
+        #[arg(long, default_value_t = 1.5)]
+        time: f64,
+        /// Vertices per graph.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(8..=128))]
+        gsize: u16,
+        /// Seed of the graphs and the clients' moves.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// The client's move choice.
@@ -216,6 +235,17 @@ pub fn run(args: &GeographyArgs) -> Result<ExitCode> {
             drop(tx);
             logger.join().map_err(|_| anyhow::anyhow!("the log thread failed"))??;
             Ok(ExitCode::SUCCESS)
+        }
+        GeographyCommand::Load { games, time, gsize, seed } => {
+            let config = load::LoadConfig {
+                games: *games,
+                time: seconds(*time)?,
+                gsize: usize::from(*gsize),
+                seed: *seed,
+            };
+            let report = load::run(&config).context("starting the load test")?;
+            print!("{}", report.markdown());
+            Ok(if report.problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         GeographyCommand::Tournament { players, format, rounds, seed, gsize, time, out } => {
             let config = tournament::TournamentConfig {
