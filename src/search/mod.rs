@@ -13,7 +13,7 @@ pub mod dfpn;
 pub mod engine;
 pub mod history;
 pub mod matching;
-mod move_hash;
+pub mod move_hash;
 pub mod pns;
 pub mod portfolio;
 pub mod retro;

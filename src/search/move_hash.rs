@@ -41,7 +41,7 @@ impl Hasher for MoveHasher {
 
 /// The hash of `mv`, with a final avalanche so that the low bits used as a table index depend
 /// on every input bit.
-pub(crate) fn move_hash<M: Hash>(mv: &M) -> u64 {
+pub fn move_hash<M: Hash>(mv: &M) -> u64 {
     let mut h = MoveHasher::default();
     mv.hash(&mut h);
     let x = h.finish();

@@ -278,7 +278,8 @@ fn check(records: &[GameRecord], logs: &[ClientLog]) -> Vec<String> {
 /// Replays a record's moves from its start: each must be legal, and the game must be over
 /// after them exactly when it ended by the rules.
 fn replay(r: &GameRecord) -> Result<(), String> {
-    let mut pos = Geography::parse_position(&r.start).map_err(|e| format!("bad start: {e}"))?.plain();
+    let mut pos =
+        Geography::parse_position(&r.start).map_err(|e| format!("bad start: {e}"))?.plain();
     for &v in &r.moves {
         if pos.outcome().is_some() {
             return Err("a move after the end".into());
