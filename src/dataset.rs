@@ -63,12 +63,17 @@ pub fn parse_outcome(text: &str) -> Option<Outcome> {
     }
 }
 
-/// Reads every entry of a position file (its bytes, or a string); bad lines are returned as
-/// errors, not fatal.
-pub fn read_dataset(bytes: impl AsRef<[u8]>) -> (Vec<Entry>, Vec<DatasetError>) {
+/// Reads every entry of a position file given as text; see [`read_dataset_bytes`].
+pub fn read_dataset(text: &str) -> (Vec<Entry>, Vec<DatasetError>) {
+    read_dataset_bytes(text.as_bytes())
+}
+
+/// Reads every entry of a position file (its bytes, as read from disk); bad lines (bad bytes
+/// included) are returned as errors, not fatal.
+pub fn read_dataset_bytes(bytes: &[u8]) -> (Vec<Entry>, Vec<DatasetError>) {
     let mut entries = Vec::new();
     let mut errors = Vec::new();
-    for raw in lines_of(bytes.as_ref()) {
+    for raw in lines_of(bytes) {
         let line = raw.number;
         let content = match raw.text() {
             Ok(text) => text,
@@ -149,7 +154,7 @@ mod tests {
         let mut bytes = b"a\tx5o/7/7/7/7/7/o5x x 0 1\twin\nb\tx\xff\twin\nc\tP\x00\t-\n".to_vec();
         bytes.extend(std::iter::repeat_n(b'x', crate::lineio::MAX_LINE + 1));
         bytes.extend_from_slice(b"\nd\tQ\tloss\n");
-        let (entries, errors) = read_dataset(&bytes);
+        let (entries, errors) = read_dataset_bytes(&bytes);
         let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
         assert_eq!(ids, ["a", "d"]);
         let found: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.column)).collect();

@@ -151,7 +151,7 @@ fn killed_runs_keep_every_finished_row() {
     child.wait().unwrap();
     let out = bitsolve(&args);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let (rows, errors) = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    let (rows, errors) = parse_csv(&std::fs::read(&csv).unwrap());
     assert!(errors.is_empty(), "{errors:?}");
     let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();

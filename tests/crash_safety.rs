@@ -45,7 +45,7 @@ fn timeless(row: &Row) -> Row {
 
 fn sorted(rows: &[Row]) -> Vec<Row> {
     let mut out: Vec<Row> = rows.iter().map(timeless).collect();
-    out.sort_by(|a, b| a.key().cmp(&b.key()));
+    out.sort_by_key(Row::key);
     out
 }
 
@@ -91,14 +91,36 @@ fn sigkill_at_100_random_moments_loses_no_finished_row() {
     let data = dir.join("d.tsv");
     let small = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/ataxx/small-boards.tsv");
     let r = bitsolve(&[
-        "dataset", "--game", "ataxx", "--from", small, "--depth", "1,2,3,4", "-n", "25", "--seed",
-        "5", "--out", s(&data),
+        "dataset",
+        "--game",
+        "ataxx",
+        "--from",
+        small,
+        "--depth",
+        "1,2,3,4",
+        "-n",
+        "25",
+        "--seed",
+        "5",
+        "--out",
+        s(&data),
     ]);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let run_args = |out: &Path| -> Vec<String> {
         [
-            "solve", "--game", "ataxx", "--solver", "alphabeta,dfpn", "--tt-mib", "1",
-            "--node-limit", "3000", "--out", s(out), "--resume", s(&data),
+            "solve",
+            "--game",
+            "ataxx",
+            "--solver",
+            "alphabeta,dfpn",
+            "--tt-mib",
+            "1",
+            "--node-limit",
+            "3000",
+            "--out",
+            s(out),
+            "--resume",
+            s(&data),
         ]
         .iter()
         .map(ToString::to_string)
@@ -155,6 +177,10 @@ fn sigkill_at_100_random_moments_loses_no_finished_row() {
     let r = Command::new(env!("CARGO_BIN_EXE_bitsolve")).args(run_args(&csv)).output().unwrap();
     assert!(r.status.success(), "{}", text(&r.stderr));
     check_complete(&csv, &reference);
+    eprintln!(
+        "{kills} kills, {completed} round(s) completed under kills, whole run {whole_ms} ms, \
+         rows finished between kills: {progress:?}"
+    );
     assert!(completed >= 1, "no round completed under kills: progress per kill {progress:?}");
     assert!(progress.iter().filter(|&&n| n > 0).count() >= 10, "kills too early: {progress:?}");
 }
@@ -164,14 +190,26 @@ fn exact_scores_are_killed_and_resumed() {
     let dir = temp_dir("score");
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/gauss/endgames.tsv");
     let args = |out: &Path| -> Vec<String> {
-        ["solve", "--game", "gauss", "--score", "--solver", "alphabeta", "--out", s(out), "--resume", data]
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        [
+            "solve",
+            "--game",
+            "gauss",
+            "--score",
+            "--solver",
+            "alphabeta",
+            "--out",
+            s(out),
+            "--resume",
+            data,
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect()
     };
     let reference_csv = dir.join("reference.csv");
     let started = Instant::now();
-    let r = Command::new(env!("CARGO_BIN_EXE_bitsolve")).args(args(&reference_csv)).output().unwrap();
+    let r =
+        Command::new(env!("CARGO_BIN_EXE_bitsolve")).args(args(&reference_csv)).output().unwrap();
     let whole = started.elapsed();
     assert!(r.status.success(), "{}", text(&r.stderr));
     let reference = finished_rows(&reference_csv, false);
@@ -214,7 +252,21 @@ fn resume_repairs_a_json_lines_file_behind_the_csv() {
     let dir = temp_dir("repair");
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/ataxx/small-boards.tsv");
     let csv = dir.join("out.csv");
-    let args = ["solve", "--game", "ataxx", "--solver", "dfpn", "--tt-mib", "1", "--node-limit", "20000", "--out", s(&csv), "--resume", data];
+    let args = [
+        "solve",
+        "--game",
+        "ataxx",
+        "--solver",
+        "dfpn",
+        "--tt-mib",
+        "1",
+        "--node-limit",
+        "20000",
+        "--out",
+        s(&csv),
+        "--resume",
+        data,
+    ];
     let r = bitsolve(&args);
     assert!(r.status.success(), "{}", text(&r.stderr));
     let reference = finished_rows(&csv, false);

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use bitsolve::dataset::{Entry, read_dataset};
+use bitsolve::dataset::{Entry, read_dataset_bytes};
 use bitsolve::results::{Row, RowKey};
 use bitsolve::{GameKind, Limits, Notation, SolverKind, SolverOptions, make_solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -111,7 +111,7 @@ pub fn load<G: Notation>(files: &[PathBuf]) -> Result<(Vec<Item<G>>, u64)> {
     let mut bad = 0u64;
     for path in files {
         let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-        let (entries, errors) = read_dataset(&bytes);
+        let (entries, errors) = read_dataset_bytes(&bytes);
         for e in &errors {
             eprintln!("{}: {e} (skipped)", path.display());
         }
@@ -245,7 +245,7 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
 }
 
 /// Solves the planned work: `jobs` plain threads pull positions from a shared counter; each has
-/// one worker (solver and table) per configuration, so memory is jobs x tt_mib. Plain threads,
+/// one worker (solver and table) per configuration, so memory is jobs x `tt_mib`. Plain threads,
 /// not a rayon pool: a parallel solver runs its own rayon pool inside a job. Returns the new rows.
 pub fn execute<G: Notation>(
     spec: &BatchSpec,

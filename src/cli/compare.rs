@@ -137,13 +137,18 @@ fn configurations<G: Notation>(args: &CompareArgs) -> Result<Vec<(SolverKind, So
         let fixed_threads = false;
         args.solver.iter().map(|&kind| ConfigSpec { kind, options: base, fixed_threads }).collect()
     } else {
-        args.configs.iter().map(|c| parse_config(c, base)).collect::<Result<_, _>>().map_err(anyhow::Error::msg)?
+        args.configs
+            .iter()
+            .map(|c| parse_config(c, base))
+            .collect::<Result<_, _>>()
+            .map_err(anyhow::Error::msg)?
     };
     let limits = limits(args);
     let mut configs: Vec<(SolverKind, SolverOptions)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for spec in specs {
-        let threads = if spec.fixed_threads { vec![spec.options.threads] } else { args.threads.clone() };
+        let threads =
+            if spec.fixed_threads { vec![spec.options.threads] } else { args.threads.clone() };
         for t in threads {
             let mut options = spec.options;
             options.threads = t.max(1);
@@ -155,7 +160,10 @@ fn configurations<G: Notation>(args: &CompareArgs) -> Result<Vec<(SolverKind, So
             if seen.insert(key) {
                 configs.push((spec.kind, options));
             } else if t > 1 {
-                eprintln!("{} has no threads: t{t} is the same run as t1 (skipped)", spec.kind.name());
+                eprintln!(
+                    "{} has no threads: t{t} is the same run as t1 (skipped)",
+                    spec.kind.name()
+                );
             }
         }
     }

@@ -130,11 +130,11 @@ pub fn tick(v: f64) -> String {
     }
     for (scale, suffix) in [(1e9, "G"), (1e6, "M"), (1e3, "k")] {
         if a >= scale {
-            return format!("{}{suffix}", trim(v / scale, if a >= 10.0 * scale { 0 } else { 1 }));
+            return format!("{}{suffix}", trim(v / scale, usize::from(a < 10.0 * scale)));
         }
     }
     if a == 0.0 || a >= 1.0 {
-        return trim(v, if a >= 10.0 || a == 0.0 || v.fract() == 0.0 { 0 } else { 1 });
+        return trim(v, usize::from(a < 10.0 && a != 0.0 && v.fract() != 0.0));
     }
     // Below 1: enough digits for two significant ones (0.5, 0.05, 0.0013).
     let digits = (-a.log10()).floor() as usize + 2;
@@ -178,7 +178,10 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
         // Solvers without threads get no line (their rows at several threads are the same
         // sequential search).
         let threaded = |c: &bitsolve::results::Config| {
-            bitsolve::results::uses_threads(&c.solver, bitsolve::results::is_score_options(&c.options))
+            bitsolve::results::uses_threads(
+                &c.solver,
+                bitsolve::results::is_score_options(&c.options),
+            )
         };
         for config in totals(&rows).into_keys().filter(|c| &c.game == game && threaded(c)) {
             let value = if config.threads == 1 { Some(1.0) } else { speedup(&rows, &config) };
@@ -246,6 +249,9 @@ mod tests {
                 .iter()
                 .map(|&v| tick(v))
                 .collect();
-        assert_eq!(got, ["100k", "1M", "2.5M", "1.5k", "1k", "20", "1.5", "0.5", "0.01", "0.0013", "0", "1G"]);
+        assert_eq!(
+            got,
+            ["100k", "1M", "2.5M", "1.5k", "1k", "20", "1.5", "0.5", "0.01", "0.0013", "0", "1G"]
+        );
     }
 }

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use bitsolve::dataset::Entry;
-use bitsolve::results::{Row, RowError, complete_len, csv_header, parse_csv, parse_jsonl, uses_threads};
+use bitsolve::results::{
+    Row, RowError, complete_len, csv_header, parse_csv, parse_jsonl, uses_threads,
+};
 use bitsolve::search::score::ScoreReport;
 use bitsolve::{GameKind, Limits, Notation, Outcome, Report, Scored, SolverKind, SolverOptions};
 

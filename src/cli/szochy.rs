@@ -75,8 +75,9 @@ struct Solution {
     line: Option<Vec<String>>,
 }
 
-/// The summary line of `--tests`.
+/// The summary line of `--tests` (its `summary` key marks the line).
 #[derive(serde::Serialize)]
+#[allow(clippy::struct_field_names)]
 struct Summary {
     summary: bool,
     cases: usize,
@@ -176,6 +177,7 @@ fn solve_one(inst: &Instance, options: SolveOptions, line: bool) -> Result<Solut
         enumerate_ms: ms(s.enumerate_time),
         matching_ms: ms(s.matching_time),
         millis: ms(s.enumerate_time + s.matching_time),
-        line: line.then(|| s.winning_line().into_iter().map(|m| inst.board.format_move(m)).collect()),
+        line: line
+            .then(|| s.winning_line().into_iter().map(|m| inst.board.format_move(m)).collect()),
     })
 }

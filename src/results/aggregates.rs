@@ -84,7 +84,8 @@ impl Totals {
         if let Some(s) = row.score {
             self.scored += 1;
             self.score_sum += s;
-            self.score_range = Some(self.score_range.map_or((s, s), |(lo, hi)| (lo.min(s), hi.max(s))));
+            self.score_range =
+                Some(self.score_range.map_or((s, s), |(lo, hi)| (lo.min(s), hi.max(s))));
         }
     }
 
@@ -206,8 +207,10 @@ pub fn disagreements(rows: &[Row]) -> Vec<String> {
         let known: Vec<&&Row> = rows.iter().filter(|r| r.solved()).collect();
         let outcomes: Vec<Outcome> = known.iter().filter_map(|r| r.outcome).collect();
         let scores: Vec<i64> = known.iter().filter_map(|r| r.score).collect();
-        let differ = outcomes.windows(2).any(|w| w[0] != w[1]) || scores.windows(2).any(|w| w[0] != w[1]);
-        let wrong = known.iter().any(|r| r.expected.is_some_and(|e| r.outcome.is_some_and(|o| o != e)));
+        let differ =
+            outcomes.windows(2).any(|w| w[0] != w[1]) || scores.windows(2).any(|w| w[0] != w[1]);
+        let wrong =
+            known.iter().any(|r| r.expected.is_some_and(|e| r.outcome.is_some_and(|o| o != e)));
         if differ || wrong {
             let mut msg = format!("{game} {file} {id}:");
             for r in &known {

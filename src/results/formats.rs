@@ -102,10 +102,8 @@ pub fn split_csv(line: &str) -> Result<Vec<(usize, String)>, (usize, String)> {
             starts.push(i + 2);
         }
     }
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(line.as_bytes());
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line.as_bytes());
     let mut record = csv::StringRecord::new();
     match reader.read_record(&mut record) {
         Ok(_) => {}
@@ -115,11 +113,11 @@ pub fn split_csv(line: &str) -> Result<Vec<(usize, String)>, (usize, String)> {
 }
 
 /// Reads a result CSV (bytes of a whole file): the rows, and the lines that could not be read.
-pub fn parse_csv(bytes: impl AsRef<[u8]>) -> (Vec<Row>, Vec<RowError>) {
+pub fn parse_csv(bytes: &[u8]) -> (Vec<Row>, Vec<RowError>) {
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     let mut header: Option<csv::StringRecord> = None;
-    for line in lines_of(bytes.as_ref()) {
+    for line in lines_of(bytes) {
         let Some(text) = usable(&line, &mut errors) else { continue };
         let fields = match split_csv(text) {
             Ok(f) => f,
@@ -133,7 +131,11 @@ pub fn parse_csv(bytes: impl AsRef<[u8]>) -> (Vec<Row>, Vec<RowError>) {
             continue;
         }
         let Some(names) = &header else {
-            errors.push(RowError { line: line.number, column: 1, message: "row before the header".into() });
+            errors.push(RowError {
+                line: line.number,
+                column: 1,
+                message: "row before the header".into(),
+            });
             continue;
         };
         if fields.len() < names.len() {
@@ -150,7 +152,8 @@ pub fn parse_csv(bytes: impl AsRef<[u8]>) -> (Vec<Row>, Vec<RowError>) {
                         // Errors raised by the row's own field readers name their column.
                         let named = || {
                             let message = err.kind().to_string();
-                            let name = message.strip_prefix("column `")?.split('`').next()?.to_string();
+                            let name =
+                                message.strip_prefix("column `")?.split('`').next()?.to_string();
                             names.iter().position(|n| n == name)
                         };
                         let index = err.field().map(|f| f as usize).or_else(named);
@@ -174,10 +177,10 @@ pub fn parse_csv(bytes: impl AsRef<[u8]>) -> (Vec<Row>, Vec<RowError>) {
 }
 
 /// Reads a JSON Lines result file (one row object per line), tolerant like [`parse_csv`].
-pub fn parse_jsonl(bytes: impl AsRef<[u8]>) -> (Vec<Row>, Vec<RowError>) {
+pub fn parse_jsonl(bytes: &[u8]) -> (Vec<Row>, Vec<RowError>) {
     let mut rows = Vec::new();
     let mut errors = Vec::new();
-    for line in lines_of(bytes.as_ref()) {
+    for line in lines_of(bytes) {
         let Some(text) = usable(&line, &mut errors) else { continue };
         match serde_json::from_str::<Row>(text) {
             Ok(row) => rows.push(row),

@@ -15,7 +15,7 @@
 //! ```
 //! use bitsolve::results::{parse_csv, HEADER};
 //! let text = format!("{}\nataxx,d.tsv,a,dfpn,1,64,tt64,win,3,b1,win,true,10,4,1,3,0.5,abc\n", HEADER[..18].join(","));
-//! let (rows, errors) = parse_csv(&text);
+//! let (rows, errors) = parse_csv(text.as_bytes());
 //! assert!(errors.is_empty());
 //! assert_eq!(rows[0].nodes, 10);
 //! assert_eq!(rows[0].score, None);
@@ -55,7 +55,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
 
     #[test]
     fn fixture_reads_with_errors_located() {
-        let (rows, errors) = parse_csv(FIXTURE);
+        let (rows, errors) = parse_csv(FIXTURE.as_bytes());
         assert_eq!(rows.len(), 5);
         assert_eq!(rows[3].best_move, "a,b");
         assert_eq!(rows[2].outcome, None);
@@ -69,7 +69,8 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
 
     #[test]
     fn bad_bytes_cost_one_row() {
-        let mut bytes = FIXTURE.as_bytes()[..10 + FIXTURE[10..].find("game,file").unwrap()].to_vec();
+        let mut bytes =
+            FIXTURE.as_bytes()[..10 + FIXTURE[10..].find("game,file").unwrap()].to_vec();
         bytes.extend_from_slice(b"ataxx,d.tsv,z,dfpn,1,64,tt64,win,,\xff,,,1,0,0,0,1.0,abc\n");
         bytes.extend_from_slice(b"ataxx,d.tsv,y,dfpn,1,64,tt64,win,,\x00,,,1,0,0,0,1.0,abc\n");
         bytes.extend_from_slice(b"ataxx,d.tsv,x,dfpn,1,64,tt64,win,,,,,1,0,0,0,1.0,abc\n");
@@ -84,13 +85,13 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
 
     #[test]
     fn csv_and_json_round_trip() {
-        let (mut rows, _) = parse_csv(FIXTURE);
+        let (mut rows, _) = parse_csv(FIXTURE.as_bytes());
         rows[1].score = Some(-7);
         let mut csv = format!("{}\n", csv_header());
         let mut json = String::new();
         for row in &rows {
             let text = format!("{}\n{}\n", csv_header(), row.to_csv());
-            let (again, errors) = parse_csv(&text);
+            let (again, errors) = parse_csv(text.as_bytes());
             assert!(errors.is_empty(), "{errors:?}");
             assert_eq!(&again[0], row);
             csv.push_str(&row.to_csv());
@@ -98,8 +99,8 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
             json.push_str(&row.to_json());
             json.push('\n');
         }
-        assert_eq!(parse_csv(&csv).0, rows);
-        assert_eq!(parse_jsonl(&json).0, rows);
+        assert_eq!(parse_csv(csv.as_bytes()).0, rows);
+        assert_eq!(parse_jsonl(json.as_bytes()).0, rows);
         let json = rows[3].to_json();
         assert!(json.contains("\"best_move\":\"a,b\""), "{json}");
         assert!(json.contains("\"plies\":null") && json.contains("\"nodes\":50"), "{json}");
@@ -112,7 +113,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
         let text = "game,file,id,solver,threads,tt_mib,outcome,plies,best_move,expected,agree,\
                     nodes,tt_probes,tt_hits,max_depth,millis,git\n\
                     gipf,f,x,dfpn,1,256,loss,,,,,0,0,0,0,0.000,4ee2\n";
-        let (rows, errors) = parse_csv(text);
+        let (rows, errors) = parse_csv(text.as_bytes());
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(rows[0].options, "");
         assert_eq!(rows[0].score, None);
@@ -137,7 +138,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
                 if path.extension().is_none_or(|e| e != "csv") || !is_results {
                     continue;
                 }
-                let (rows, errors) = parse_csv(std::fs::read(&path).unwrap());
+                let (rows, errors) = parse_csv(&std::fs::read(&path).unwrap());
                 assert!(errors.is_empty(), "{}: {errors:?}", path.display());
                 if rows.is_empty() {
                     continue;
@@ -151,11 +152,21 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
                     json.push_str(&row.to_json());
                     json.push('\n');
                 }
-                assert_eq!(parse_csv(&again), (rows.clone(), vec![]), "{}", path.display());
-                assert_eq!(parse_jsonl(&json), (rows.clone(), vec![]), "{}", path.display());
+                assert_eq!(
+                    parse_csv(again.as_bytes()),
+                    (rows.clone(), vec![]),
+                    "{}",
+                    path.display()
+                );
+                assert_eq!(
+                    parse_jsonl(json.as_bytes()),
+                    (rows.clone(), vec![]),
+                    "{}",
+                    path.display()
+                );
                 let twin = path.with_extension("jsonl");
                 if twin.exists() {
-                    let (old_json, errors) = parse_jsonl(std::fs::read(&twin).unwrap());
+                    let (old_json, errors) = parse_jsonl(&std::fs::read(&twin).unwrap());
                     assert!(errors.is_empty(), "{}: {errors:?}", twin.display());
                     assert_eq!(old_json, rows, "{}", twin.display());
                 }
@@ -167,7 +178,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
     #[test]
     fn columns_table_drives_the_header() {
         assert_eq!(HEADER.len(), COLUMNS.len());
-        let (rows, _) = parse_csv(FIXTURE);
+        let (rows, _) = parse_csv(FIXTURE.as_bytes());
         let json: serde_json::Value = serde_json::from_str(&rows[0].to_json()).unwrap();
         let keys: Vec<&str> = json.as_object().unwrap().keys().map(String::as_str).collect();
         let mut names: Vec<&str> = COLUMNS.iter().map(|c| c.name).collect();
@@ -179,7 +190,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
 
     #[test]
     fn aggregates_speedup_and_disagreement() {
-        let (rows, _) = parse_csv(FIXTURE);
+        let (rows, _) = parse_csv(FIXTURE.as_bytes());
         let t = totals(&rows);
         let ab1 = Config {
             game: "ataxx".into(),
@@ -224,7 +235,7 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
 
     #[test]
     fn scores_aggregate_and_disagree() {
-        let (rows, _) = parse_csv(FIXTURE);
+        let (rows, _) = parse_csv(FIXTURE.as_bytes());
         let mut scored: Vec<Row> = rows[..2].to_vec();
         for (r, s) in scored.iter_mut().zip([3, 5]) {
             r.options = "tt64-score".into();
@@ -247,9 +258,12 @@ ataxx,d.tsv,b,dfpn,1,64,tt64,loss,,,,,5,0,0,0,1.0,abc
     #[test]
     fn baselines_parse_and_pin_options() {
         let b = Baseline::parse("dfpn/t2@tt64-eps2").unwrap();
-        assert_eq!((b.solver.as_str(), b.threads, b.options.as_deref()), ("dfpn", 2, Some("tt64-eps2")));
+        assert_eq!(
+            (b.solver.as_str(), b.threads, b.options.as_deref()),
+            ("dfpn", 2, Some("tt64-eps2"))
+        );
         assert!(Baseline::parse("dfpn/tx").is_err());
-        let (rows, _) = parse_csv(FIXTURE);
+        let (rows, _) = parse_csv(FIXTURE.as_bytes());
         let plain = ratio_table(&rows, &Baseline::parse("alphabeta").unwrap()).render(Format::Csv);
         assert!(plain.contains("ataxx,dfpn,tt64,1,alphabeta/t1,1,5.00,2.00"), "{plain}");
     }

@@ -192,7 +192,9 @@ mod outcome_or_unknown {
         match text.trim() {
             "" | "unknown" => Ok(None),
             t => parse_outcome(t).map(Some).ok_or_else(|| {
-                de::Error::custom(format!("column `outcome`: `{t}` is not win, draw, loss or unknown"))
+                de::Error::custom(format!(
+                    "column `outcome`: `{t}` is not win, draw, loss or unknown"
+                ))
             }),
         }
     }

@@ -147,13 +147,16 @@ pub fn summary_table(rows: &[Row]) -> Table {
 /// Exact scores per configuration (only configurations with score rows): positions, scored,
 /// lowest, highest and mean score.
 pub fn score_table(rows: &[Row]) -> Table {
-    let header = ["game", "solver", "options", "threads", "positions", "scored", "min", "max", "mean"];
+    let header =
+        ["game", "solver", "options", "threads", "positions", "scored", "min", "max", "mean"];
     let mut table = new_table(&header, &["game", "solver", "options"]);
     for (config, t) in totals(rows) {
         if !is_score_options(&config.options) {
             continue;
         }
-        let (lo, hi) = t.score_range.map_or_else(|| ("-".into(), "-".into()), |(lo, hi)| (lo.to_string(), hi.to_string()));
+        let (lo, hi) = t
+            .score_range
+            .map_or_else(|| ("-".into(), "-".into()), |(lo, hi)| (lo.to_string(), hi.to_string()));
         table.rows.push(vec![
             config.game.clone(),
             config.solver.clone(),
