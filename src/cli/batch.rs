@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -215,32 +215,34 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
     }
     let (mut items, bad_lines) = load::<G>(spec.files)?;
     let mut files = match &spec.out {
-        Some(path) => {
-            let mut files = ResultFiles::open(path)?;
-            if spec.resume {
-                for e in &files.errors {
-                    eprintln!("{}: {e} (ignored)", path.display());
-                }
-            }
-            let existing = std::mem::take(&mut files.existing);
-            Some((files, existing))
-        }
+        Some(path) => Some(ResultFiles::open(path)?),
         None => None,
     };
-    let existing = files.as_mut().map(|(_, rows)| std::mem::take(rows)).unwrap_or_default();
-    let plan = plan(spec, &mut items, existing);
+    let existing = match &mut files {
+        Some(files) if spec.resume => {
+            for e in &files.errors {
+                eprintln!(
+                    "{}: {e} (ignored)",
+                    spec.out.as_deref().unwrap_or(Path::new("")).display()
+                );
+            }
+            std::mem::take(&mut files.existing)
+        }
+        _ => Vec::new(),
+    };
+    let mut plan = plan(spec, &mut items, existing);
     let todo = plan.todo();
     if spec.resume {
         eprintln!("resume: {} row(s) already done, {todo} to solve", plan.done.len());
     }
-    let mut rows = plan.done.clone();
+    let mut rows = std::mem::take(&mut plan.done);
     if todo == 0 {
         if spec.resume {
             eprintln!("nothing to do");
         }
         return Ok(BatchOutcome { rows, bad_lines });
     }
-    rows.extend(execute(spec, &items, &plan, files.map(|(f, _)| f), workers)?);
+    rows.extend(execute(spec, &items, &plan, files, workers)?);
     Ok(BatchOutcome { rows, bad_lines })
 }
 
