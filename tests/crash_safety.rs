@@ -99,7 +99,7 @@ fn sigkill_at_100_random_moments_loses_no_finished_row() {
         "--depth",
         "1,2,3,4",
         "-n",
-        "25",
+        "13",
         "--seed",
         "5",
         "--out",
@@ -136,7 +136,10 @@ fn sigkill_at_100_random_moments_loses_no_finished_row() {
     let whole_ms = started.elapsed().as_millis() as u64;
     assert!(r.status.success(), "{}", text(&r.stderr));
     let reference = finished_rows(&reference_csv, false);
-    assert_eq!(reference.len(), 200, "100 positions x 2 solvers");
+    let positions =
+        std::fs::read_to_string(&data).unwrap().lines().filter(|l| l.starts_with('d')).count();
+    assert!(positions >= 40, "{positions} positions");
+    assert_eq!(reference.len(), 2 * positions, "every position x 2 solvers");
     check_complete(&reference_csv, &reference);
 
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -188,7 +191,19 @@ fn sigkill_at_100_random_moments_loses_no_finished_row() {
 #[test]
 fn exact_scores_are_killed_and_resumed() {
     let dir = temp_dir("score");
-    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/gauss/endgames.tsv");
+    // The bundled endgames with up to 7 placements left (the deeper ones take seconds each).
+    let all = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/datasets/gauss/endgames.tsv"
+    ))
+    .unwrap();
+    let quick: Vec<&str> = all
+        .lines()
+        .filter(|l| ["r04", "r05", "r06", "r07"].iter().any(|p| l.starts_with(p)))
+        .collect();
+    let data_path = dir.join("endgames.tsv");
+    std::fs::write(&data_path, quick.join("\n") + "\n").unwrap();
+    let data = s(&data_path);
     let args = |out: &Path| -> Vec<String> {
         [
             "solve",
@@ -213,7 +228,8 @@ fn exact_scores_are_killed_and_resumed() {
     let whole = started.elapsed();
     assert!(r.status.success(), "{}", text(&r.stderr));
     let reference = finished_rows(&reference_csv, false);
-    assert!(reference.len() >= 15, "{} rows", reference.len());
+    assert_eq!(reference.len(), quick.len());
+    assert!(quick.len() >= 10);
     assert!(reference.iter().all(|r| r.score.is_some() && r.options.ends_with("-score")));
     let out = text(&r.stdout);
     assert!(out.contains("| gauss | alphabeta | tt64-score | 1 |"), "{out}");
