@@ -99,8 +99,15 @@ fn ms(d: std::time::Duration) -> f64 {
 fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
     let options = SolveOptions { max_positions: args.max_positions };
     if let Some(path) = &args.tests {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        // Bytes first, through the shared line reader: a bad line is located, not a panic or
+        // a vague JSON error (one JSON document cannot skip a line, so it is fatal).
+        let lines = bitsolve::lineio::lines_of(&bytes);
+        if let Some(bad) = lines.iter().find_map(bitsolve::lineio::Line::describe_error) {
+            bail!("{}: {bad}", path.display());
+        }
+        let text = String::from_utf8_lossy(&bytes);
         let cases = parse_tests(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let start = Instant::now();
         let (mut correct, mut wrong, mut errors) = (0, 0, 0);
