@@ -2,7 +2,9 @@
 //!
 //! Lines starting with `#` are comments (sources are cited there), blank lines are skipped, and a
 //! header row starting with `id<TAB>` is skipped. A bad line becomes a [`DatasetError`] with its
-//! line number and the rest of the file is still read.
+//! line number and column and the rest of the file is still read; files are read as bytes with
+//! [`crate::lineio`], so a line that is not UTF-8, too long, or holds NUL or control bytes is one
+//! such error.
 //!
 //! ```
 //! use bitsolve::dataset::read_dataset;
@@ -15,6 +17,7 @@
 use std::fmt;
 
 use crate::game::Outcome;
+use crate::lineio::lines_of;
 
 /// One position to solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,13 +63,25 @@ pub fn parse_outcome(text: &str) -> Option<Outcome> {
     }
 }
 
-/// Reads every entry of a position file; bad lines are returned as errors, not fatal.
+/// Reads every entry of a position file given as text; see [`read_dataset_bytes`].
 pub fn read_dataset(text: &str) -> (Vec<Entry>, Vec<DatasetError>) {
+    read_dataset_bytes(text.as_bytes())
+}
+
+/// Reads every entry of a position file (its bytes, as read from disk); bad lines (bad bytes
+/// included) are returned as errors, not fatal.
+pub fn read_dataset_bytes(bytes: &[u8]) -> (Vec<Entry>, Vec<DatasetError>) {
     let mut entries = Vec::new();
     let mut errors = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let content = raw.trim_end_matches('\r');
+    for raw in lines_of(bytes) {
+        let line = raw.number;
+        let content = match raw.text() {
+            Ok(text) => text,
+            Err(e) => {
+                errors.push(DatasetError { line, column: e.column(), message: e.to_string() });
+                continue;
+            }
+        };
         if content.trim().is_empty() || content.trim_start().starts_with('#') {
             continue;
         }
@@ -132,5 +147,20 @@ mod tests {
         assert_eq!(entries[1].column, 3);
         assert_eq!(errors.len(), 1);
         assert_eq!(errors[0].line, 6);
+    }
+
+    #[test]
+    fn bad_bytes_are_located_and_skipped() {
+        let mut bytes = b"a\tx5o/7/7/7/7/7/o5x x 0 1\twin\nb\tx\xff\twin\nc\tP\x00\t-\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', crate::lineio::MAX_LINE + 1));
+        bytes.extend_from_slice(b"\nd\tQ\tloss\n");
+        let (entries, errors) = read_dataset_bytes(&bytes);
+        let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, ["a", "d"]);
+        let found: Vec<(usize, usize)> = errors.iter().map(|e| (e.line, e.column)).collect();
+        assert_eq!(found, [(2, 4), (3, 4), (4, crate::lineio::MAX_LINE + 1)]);
+        assert!(errors[0].to_string().contains("invalid UTF-8"), "{}", errors[0]);
+        assert!(errors[1].to_string().contains("control byte"), "{}", errors[1]);
+        assert!(errors[2].to_string().contains("longer than"), "{}", errors[2]);
     }
 }

@@ -151,7 +151,7 @@ fn killed_runs_keep_every_finished_row() {
     child.wait().unwrap();
     let out = bitsolve(&args);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let (rows, errors) = parse_csv(&std::fs::read_to_string(&csv).unwrap());
+    let (rows, errors) = parse_csv(&std::fs::read(&csv).unwrap());
     assert!(errors.is_empty(), "{errors:?}");
     let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
     ids.sort_unstable();
@@ -280,4 +280,41 @@ fn dataset_is_reproducible_and_solvable() {
     let r = bitsolve(&["dataset", "--game", "digraph"]);
     assert_eq!(r.status.code(), Some(1));
     assert!(text(&r.stderr).contains("--from"));
+}
+
+/// `compare --config`: option sets side by side, the first one the baseline of the others; a
+/// solver without threads runs once whatever `--threads` says.
+#[test]
+fn compare_configurations_with_their_own_options() {
+    let dir = temp_dir("configs");
+    let data = dir.join("d.tsv");
+    std::fs::write(&data, format!("a\t{QUICK}\twin\nb\tx2o/o2x x 0 1\tloss\n")).unwrap();
+    let r = bitsolve(&[
+        "compare",
+        "--game",
+        "ataxx",
+        "--config",
+        "dfpn:eps=2,probe",
+        "--config",
+        "dfpn:nomob,tt=8",
+        "--config",
+        "pns",
+        "--threads",
+        "1,2",
+        "--format",
+        "csv",
+        s(&data),
+    ]);
+    assert!(r.status.success(), "{}", text(&r.stderr));
+    let out = text(&r.stdout);
+    assert!(out.contains("ataxx,dfpn,tt64-eps2-probe,2,2,2,"), "{out}");
+    assert!(out.contains("ataxx,dfpn,tt8-nomob,1,2,2,"), "{out}");
+    assert!(out.contains("ataxx,pns,tt64,1,2,2,"), "{out}");
+    assert!(!out.contains("ataxx,pns,tt64,2,"), "pns ran at two threads: {out}");
+    assert!(text(&r.stderr).contains("pns has no threads"), "{}", text(&r.stderr));
+    // Ratios against the first configuration, named with its options.
+    assert!(out.contains("ataxx,dfpn,tt8-nomob,1,dfpn/t1 tt64-eps2-probe,2,"), "{out}");
+    let r = bitsolve(&["compare", "--game", "ataxx", "--config", "dfpn:fast", s(&data)]);
+    assert_eq!(r.status.code(), Some(1), "{}", text(&r.stderr));
+    assert!(text(&r.stderr).contains("unknown option `fast`"), "{}", text(&r.stderr));
 }

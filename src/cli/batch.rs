@@ -1,22 +1,23 @@
-//! The batch engine behind `solve FILE...` and `compare`: reads dataset files, skips what a
-//! previous run already wrote (`--resume`), keeps one shard (`--shard i/n`), solves the rest with
-//! rayon across positions (`--jobs`), and appends one flushed row per (position, solver
-//! configuration) to CSV and JSON Lines as soon as it is known.
+//! The batch engine behind `solve FILE...`, `solve --score FILE...` and `compare`, in three
+//! steps: [`load`] reads the dataset files, [`plan`] keeps one shard (`--shard i/n`) and skips
+//! what a previous run already wrote (`--resume`), and [`execute`] solves the rest on `--jobs`
+//! threads, appending one flushed row per (position, solver configuration) to the crash-safe
+//! result files ([`ResultFiles`]) as soon as it is known.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
-use std::fs::{self, File, OpenOptions};
-use std::io::Write as _;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use bitsolve::dataset::{Entry, read_dataset};
-use bitsolve::results::{HEADER, Row, RowKey, parse_csv};
-use bitsolve::{GameKind, Limits, Notation, Report, SolverKind, SolverOptions, make_solver};
+use bitsolve::dataset::{Entry, read_dataset_bytes};
+use bitsolve::results::{Row, RowKey};
+use bitsolve::{GameKind, Limits, Notation, SolverKind, SolverOptions, make_solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::rows::{ResultFiles, Solved, effective_threads, options_signature, result_line};
 
 /// What to run.
 pub struct BatchSpec<'a> {
@@ -26,6 +27,8 @@ pub struct BatchSpec<'a> {
     pub files: &'a [PathBuf],
     /// Solver configurations, run one after the other over the whole dataset.
     pub configs: Vec<(SolverKind, SolverOptions)>,
+    /// Exact scores (`solve --score`) instead of outcomes.
+    pub score: bool,
     /// Per-position limits.
     pub limits: Limits,
     /// CSV output (JSON Lines next to it, extension `.jsonl`).
@@ -57,41 +60,58 @@ pub fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The options column: every setting that changes the work except threads (its own column).
-pub fn options_signature(options: &SolverOptions, limits: &Limits) -> String {
-    let mut sig = format!("tt{}", options.tt_mib);
-    if let Some(e) = options.epsilon {
-        let _ = write!(sig, "-eps{e}");
-    }
-    if !options.mobility {
-        sig.push_str("-nomob");
-    }
-    if options.win_probe {
-        sig.push_str("-probe");
-    }
-    if let Some(t) = limits.time {
-        let _ = write!(sig, "-tl{}", t.as_secs_f64());
-    }
-    if let Some(n) = limits.nodes {
-        let _ = write!(sig, "-nl{n}");
-    }
-    sig
+/// One position of the dataset.
+pub struct Item<G> {
+    /// Dataset file as given.
+    pub file: String,
+    /// Its entry.
+    pub entry: Entry,
+    /// The parsed position.
+    pub pos: G,
 }
 
-struct Item<G> {
-    file: String,
-    entry: Entry,
-    pos: G,
+/// Solves one item for one configuration: its row and the line printed for it.
+pub type Worker<'a, G> = Box<dyn FnMut(&Item<G>) -> (Row, String) + 'a>;
+
+/// Makes the worker of configuration `c` (one per job thread).
+pub type WorkerFactory<'a, G> = dyn Fn(usize) -> Worker<'a, G> + Sync + 'a;
+
+/// The workers of an outcome batch: `make_solver` per configuration.
+pub fn outcome_workers<'a, G: Notation>(
+    spec: &'a BatchSpec<'a>,
+    signatures: &'a [String],
+) -> impl Fn(usize) -> Worker<'a, G> + Sync + 'a {
+    move |c| {
+        let (kind, options) = &spec.configs[c];
+        let mut solver = make_solver::<G>(*kind, options);
+        Box::new(move |item: &Item<G>| {
+            let report = solver.solve(&item.pos, &spec.limits);
+            let solved = Solved {
+                game: spec.game,
+                file: &item.file,
+                entry: &item.entry,
+                pos: &item.pos,
+                kind: *kind,
+                options,
+                signature: &signatures[c],
+            };
+            (solved.outcome_row(&report), result_line(&item.pos, &report))
+        })
+    }
+}
+
+/// The options signature of every configuration.
+pub fn signatures(spec: &BatchSpec) -> Vec<String> {
+    spec.configs.iter().map(|(_, o)| options_signature(o, &spec.limits, spec.score)).collect()
 }
 
 /// Reads every file; bad lines are reported on stderr with file, line and column and skipped.
-fn load<G: Notation>(files: &[PathBuf]) -> Result<(Vec<Item<G>>, u64)> {
+pub fn load<G: Notation>(files: &[PathBuf]) -> Result<(Vec<Item<G>>, u64)> {
     let mut items = Vec::new();
     let mut bad = 0u64;
     for path in files {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (entries, errors) = read_dataset(&text);
+        let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let (entries, errors) = read_dataset_bytes(&bytes);
         for e in &errors {
             eprintln!("{}: {e} (skipped)", path.display());
         }
@@ -130,158 +150,114 @@ fn load<G: Notation>(files: &[PathBuf]) -> Result<(Vec<Item<G>>, u64)> {
     Ok((items, bad))
 }
 
-/// Drops a partial last line (a run killed mid-write) so appended rows start on a fresh line.
-fn truncate_partial_line(path: &Path) -> Result<()> {
-    let Ok(bytes) = fs::read(path) else { return Ok(()) };
-    if bytes.is_empty() || bytes.ends_with(b"\n") {
-        return Ok(());
-    }
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let file = OpenOptions::new().write(true).open(path)?;
-    file.set_len(keep as u64)?;
-    eprintln!("{}: dropped an unfinished last line", path.display());
-    Ok(())
+/// The work left: for each configuration, the indices of the items to solve, and the rows
+/// already done (resumed from the result file).
+pub struct Plan {
+    /// Rows of this run's work found in the result file.
+    pub done: Vec<Row>,
+    /// Per configuration, the items still to solve.
+    pub pending: Vec<Vec<usize>>,
 }
 
-/// The JSON Lines file written next to a CSV file.
-pub fn json_path(csv: &Path) -> PathBuf {
-    csv.with_extension("jsonl")
-}
-
-struct Sink {
-    csv: File,
-    json: File,
-}
-
-impl Sink {
-    fn open(path: &Path) -> Result<Sink> {
-        let json_path = json_path(path);
-        truncate_partial_line(path)?;
-        truncate_partial_line(&json_path)?;
-        let fresh = fs::metadata(path).map_or(true, |m| m.len() == 0);
-        let open = |p: &Path| {
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .with_context(|| format!("opening {}", p.display()))
-        };
-        let mut csv = open(path)?;
-        if fresh {
-            csv.write_all(format!("{}\n", HEADER.join(",")).as_bytes())?;
-        }
-        Ok(Sink { csv, json: open(&json_path)? })
-    }
-
-    /// One `write` per file and row, so a killed run leaves whole rows (at most a partial last
-    /// line, which the next run drops).
-    fn write(&mut self, row: &Row) -> Result<()> {
-        self.csv.write_all(format!("{}\n", row.to_csv()).as_bytes())?;
-        self.json.write_all(format!("{}\n", row.to_json()).as_bytes())?;
-        self.csv.flush()?;
-        self.json.flush()?;
-        Ok(())
+impl Plan {
+    /// Rows still to solve.
+    pub fn todo(&self) -> usize {
+        self.pending.iter().map(Vec::len).sum()
     }
 }
 
-fn make_row<G: Notation>(
-    game: GameKind,
-    item: &Item<G>,
-    kind: SolverKind,
-    options: &SolverOptions,
-    signature: &str,
-    report: &Report<G::Move>,
-) -> Row {
-    let s = &report.stats;
-    let expected = item.entry.expected;
-    Row {
-        game: game.name().to_string(),
-        file: item.file.clone(),
-        id: item.entry.id.clone(),
-        solver: kind.name().to_string(),
-        threads: options.threads as u32,
-        tt_mib: options.tt_mib as u64,
-        options: signature.to_string(),
-        outcome: report.outcome,
-        plies: report.plies,
-        best_move: report.best_move.map_or_else(String::new, |m| item.pos.format_move(m)),
-        expected,
-        agree: match (report.outcome, expected) {
-            (Some(o), Some(e)) => Some(o == e),
-            _ => None,
-        },
-        nodes: s.nodes,
-        tt_probes: s.tt.probes,
-        tt_hits: s.tt.hits,
-        max_depth: s.max_depth,
-        millis: s.elapsed.as_secs_f64() * 1000.0,
-        git: env!("BITSOLVE_GIT").to_string(),
-    }
-}
-
-/// Runs the batch.
-pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
-    if spec.resume && spec.out.is_none() {
-        bail!("--resume needs --out FILE.csv (the rows to resume from)");
-    }
-    let (mut items, bad_lines) = load::<G>(spec.files)?;
+/// Keeps the shard's items (in place) and plans the work: with `resume`, rows of `existing`
+/// whose key is this run's work are done (the first of a repeated key).
+pub fn plan<G>(spec: &BatchSpec, items: &mut Vec<Item<G>>, existing: Vec<Row>) -> Plan {
     if let Some((i, n)) = spec.shard {
-        items = items.into_iter().enumerate().filter(|(k, _)| k % n == i).map(|(_, x)| x).collect();
+        let mut k = 0;
+        items.retain(|_| {
+            k += 1;
+            (k - 1) % n == i
+        });
     }
-    let signatures: Vec<String> =
-        spec.configs.iter().map(|(_, o)| options_signature(o, &spec.limits)).collect();
+    let signatures = signatures(spec);
     let key_of = |item: &Item<G>, c: usize| -> RowKey {
         let (kind, options) = &spec.configs[c];
-        (
-            item.file.clone(),
-            item.entry.id.clone(),
-            kind.name().to_string(),
-            options.threads as u32,
-            signatures[c].clone(),
-        )
-    };
-    let mut rows = Vec::new();
-    let mut done: HashSet<RowKey> = HashSet::new();
-    if let (true, Some(path)) = (spec.resume, &spec.out)
-        && path.exists()
-    {
-        truncate_partial_line(path)?;
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (old, errors) = parse_csv(&text);
-        for e in &errors {
-            eprintln!("{}: {e} (ignored)", path.display());
+        RowKey {
+            file: item.file.clone(),
+            id: item.entry.id.clone(),
+            solver: kind.name().to_string(),
+            threads: effective_threads(*kind, options, spec.score),
+            options: signatures[c].clone(),
         }
+    };
+    let mut done_rows = Vec::new();
+    let mut done: HashSet<RowKey> = HashSet::new();
+    if spec.resume {
         let wanted: HashSet<RowKey> = items
             .iter()
             .flat_map(|item| (0..spec.configs.len()).map(move |c| (item, c)))
             .map(|(item, c)| key_of(item, c))
             .collect();
-        for row in old {
+        for row in existing {
             let key = row.key();
             if wanted.contains(&key) && done.insert(key) {
-                rows.push(row);
+                done_rows.push(row);
             }
         }
     }
-    let pending: Vec<Vec<usize>> = (0..spec.configs.len())
+    let pending = (0..spec.configs.len())
         .map(|c| (0..items.len()).filter(|&k| !done.contains(&key_of(&items[k], c))).collect())
         .collect();
-    let todo: usize = pending.iter().map(Vec::len).sum();
-    if spec.resume {
-        eprintln!("resume: {} row(s) already done, {todo} to solve", rows.len());
+    Plan { done: done_rows, pending }
+}
+
+/// Runs the batch: load, plan, execute.
+pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Result<BatchOutcome> {
+    if spec.resume && spec.out.is_none() {
+        bail!("--resume needs --out FILE.csv (the rows to resume from)");
     }
+    let (mut items, bad_lines) = load::<G>(spec.files)?;
+    let mut files = match &spec.out {
+        Some(path) => Some(ResultFiles::open(path)?),
+        None => None,
+    };
+    let existing = match &mut files {
+        Some(files) if spec.resume => {
+            for e in &files.errors {
+                eprintln!(
+                    "{}: {e} (ignored)",
+                    spec.out.as_deref().unwrap_or(Path::new("")).display()
+                );
+            }
+            std::mem::take(&mut files.existing)
+        }
+        _ => Vec::new(),
+    };
+    let mut plan = plan(spec, &mut items, existing);
+    let todo = plan.todo();
+    if spec.resume {
+        eprintln!("resume: {} row(s) already done, {todo} to solve", plan.done.len());
+    }
+    let mut rows = std::mem::take(&mut plan.done);
     if todo == 0 {
         if spec.resume {
             eprintln!("nothing to do");
         }
         return Ok(BatchOutcome { rows, bad_lines });
     }
-    let sink = match &spec.out {
-        Some(path) => Some(Mutex::new(Sink::open(path)?)),
-        None => None,
-    };
-    let bar = ProgressBar::with_draw_target(Some(todo as u64), ProgressDrawTarget::stderr());
+    rows.extend(execute(spec, &items, &plan, files, workers)?);
+    Ok(BatchOutcome { rows, bad_lines })
+}
+
+/// Solves the planned work: `jobs` plain threads pull positions from a shared counter; each has
+/// one worker (solver and table) per configuration, so memory is jobs x `tt_mib`. Plain threads,
+/// not a rayon pool: a parallel solver runs its own rayon pool inside a job. Returns the new rows.
+pub fn execute<G: Notation>(
+    spec: &BatchSpec,
+    items: &[Item<G>],
+    plan: &Plan,
+    files: Option<ResultFiles>,
+    workers: &WorkerFactory<'_, G>,
+) -> Result<Vec<Row>> {
+    let sink = files.map(Mutex::new);
+    let bar = ProgressBar::with_draw_target(Some(plan.todo() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
             "{elapsed_precise} {bar:30} {pos}/{len} eta {eta} {per_sec} {msg}",
@@ -294,20 +270,15 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
     let new_rows = Mutex::new(Vec::new());
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let jobs = spec.jobs.max(1);
-    for (c, (kind, options)) in spec.configs.iter().enumerate() {
-        // `jobs` plain threads pull positions from a shared counter; each has one solver (and
-        // table) for this configuration, so memory is jobs x tt_mib. Plain threads, not a rayon
-        // pool: a parallel solver runs its own rayon pool inside a job.
+    for c in 0..spec.configs.len() {
         let next = AtomicUsize::new(0);
         let work = || {
-            let mut solver = make_solver::<G>(*kind, options);
+            let mut worker = workers(c);
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&k) = pending[c].get(i) else { break };
-                let item = &items[k];
-                let report = solver.solve(&item.pos, &spec.limits);
-                let row = make_row(spec.game, item, *kind, options, &signatures[c], &report);
-                if row.outcome.is_some() {
+                let Some(&k) = plan.pending[c].get(i) else { break };
+                let (row, line) = worker(&items[k]);
+                if row.solved() {
                     solved.fetch_add(1, Ordering::Relaxed);
                 }
                 let total = nodes.fetch_add(row.nodes, Ordering::Relaxed) + row.nodes;
@@ -316,13 +287,7 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
                     _ => String::new(),
                 };
                 bar.suspend(|| {
-                    println!(
-                        "{}\t{}\tt{}\t{}{verdict}",
-                        row.id,
-                        row.solver,
-                        row.threads,
-                        super::solve::result_line(&item.pos, &report)
-                    );
+                    println!("{}\t{}\tt{}\t{line}{verdict}", row.id, row.solver, row.threads);
                 });
                 if let Some(sink) = &sink
                     && let Err(e) = sink.lock().expect("sink").write(&row)
@@ -353,19 +318,5 @@ pub fn run<G: Notation>(spec: &BatchSpec) -> Result<BatchOutcome> {
     if let Some(e) = write_error.into_inner().expect("error slot") {
         return Err(e.context("writing result rows"));
     }
-    rows.extend(new_rows.into_inner().expect("rows"));
-    Ok(BatchOutcome { rows, bad_lines })
-}
-
-/// Prints the loud error for rows that disagree with each other or with `expected`; returns
-/// whether there were any.
-pub fn report_disagreements(rows: &[Row]) -> bool {
-    let bad = bitsolve::results::disagreements(rows);
-    for msg in &bad {
-        eprintln!("DISAGREEMENT {msg}");
-    }
-    if !bad.is_empty() {
-        eprintln!("error: {} position(s) with disagreeing values", bad.len());
-    }
-    !bad.is_empty()
+    Ok(new_rows.into_inner().expect("rows"))
 }

@@ -1,14 +1,17 @@
-//! `bitsolve compare`: several solvers and thread counts on the same positions in one run:
-//! totals, ratios against a baseline, thread speedup, and a loud error on any disagreement.
+//! `bitsolve compare`: several solvers, option sets and thread counts on the same positions in
+//! one run: totals, ratios against a baseline, thread speedup, and a loud error on any
+//! disagreement.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Result;
-use bitsolve::results::{Config, Format, ratio_table, summary_table};
+use anyhow::{Result, bail};
+use bitsolve::results::{Baseline, Format, ratio_table, summary_table};
 use bitsolve::{GameKind, Notation, SolverKind, SolverOptions, with_game};
+use clap::ValueEnum as _;
 
 use super::batch;
+use super::rows::{effective_threads, options_signature, report_disagreements};
 
 /// Arguments of `bitsolve compare`.
 #[derive(clap::Args, Debug)]
@@ -19,7 +22,14 @@ pub struct CompareArgs {
     /// Solvers, comma-separated.
     #[arg(long, short, value_delimiter = ',', default_value = "alphabeta,pns,dfpn")]
     solver: Vec<SolverKind>,
-    /// Thread counts inside one search, comma-separated; every solver runs with each.
+    /// A solver with its own options, repeatable (replaces `--solver`):
+    /// `SOLVER[:OPT,...]` with `eps=E` (0: plain thresholds), `probe`/`noprobe`, `mob`/`nomob`,
+    /// `tt=MiB`, `t=N` (threads; default: each of `--threads`), e.g. `--config
+    /// "dfpn:eps=2,probe" --config dfpn:nomob`.
+    #[arg(long = "config", value_name = "SOLVER[:OPT,...]", conflicts_with = "solver")]
+    configs: Vec<String>,
+    /// Thread counts inside one search, comma-separated; every solver runs with each (solvers
+    /// without threads run once).
     #[arg(long, value_delimiter = ',', default_value = "1,2")]
     threads: Vec<usize>,
     /// Transposition table size in MiB (per solver and job).
@@ -34,7 +44,8 @@ pub struct CompareArgs {
     /// Give up on a position after this many nodes.
     #[arg(long)]
     node_limit: Option<u64>,
-    /// The baseline of the ratios: `solver` or `solver/tN` (default: the first solver, 1 thread).
+    /// The baseline of the ratios: `solver`, `solver/tN` or `solver/tN@options` (default: the
+    /// first solver or configuration, 1 thread).
     #[arg(long)]
     baseline: Option<String>,
     /// Output format of the tables.
@@ -54,14 +65,62 @@ pub struct CompareArgs {
     files: Vec<PathBuf>,
 }
 
-/// Reads a baseline `solver[/tN]` into a predicate on configurations.
-pub fn baseline_matcher(text: Option<&str>, default_solver: &str) -> impl Fn(&Config) -> bool {
-    let text = text.unwrap_or(default_solver);
-    let (solver, threads) = match text.split_once("/t") {
-        Some((s, t)) => (s.to_string(), t.parse::<u32>().unwrap_or(1)),
-        None => (text.to_string(), 1),
-    };
-    move |c: &Config| c.1 == solver && c.3 == threads
+/// Reads a baseline `solver[/tN][@options]` (default: `default_solver` at one thread).
+///
+/// # Errors
+/// A bad thread count.
+pub fn baseline_of(text: Option<&str>, default_solver: &str) -> Result<Baseline> {
+    Baseline::parse(text.unwrap_or(default_solver)).map_err(anyhow::Error::msg)
+}
+
+/// A configuration of `--config`: the solver, its options, and its thread count if fixed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConfigSpec {
+    /// The solver.
+    pub kind: SolverKind,
+    /// Its options (threads from `t=` or 1).
+    pub options: SolverOptions,
+    /// Whether `t=N` fixed the threads.
+    pub fixed_threads: bool,
+}
+
+/// Reads `SOLVER[:OPT,...]` on top of `base` options.
+///
+/// # Errors
+/// An unknown solver or option, or a bad number.
+pub fn parse_config(text: &str, base: SolverOptions) -> Result<ConfigSpec, String> {
+    let (solver, opts) = text.split_once(':').unwrap_or((text, ""));
+    let kind = SolverKind::from_str(solver.trim(), true)
+        .map_err(|_| format!("config `{text}`: unknown solver `{}`", solver.trim()))?;
+    let mut options = base;
+    let mut fixed_threads = false;
+    for opt in opts.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+        let (key, value) = opt.split_once('=').map_or((opt, None), |(k, v)| (k, Some(v.trim())));
+        let number = |v: Option<&str>| -> Result<f64, String> {
+            v.and_then(|v| v.parse::<f64>().ok())
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| format!("config `{text}`: `{opt}` needs a number, e.g. `{key}=2`"))
+        };
+        match key.trim() {
+            "eps" | "epsilon" => options = options.with_epsilon_flag(Some(number(value)?)),
+            "probe" => options.win_probe = true,
+            "noprobe" => options.win_probe = false,
+            "mob" => options.mobility = true,
+            "nomob" => options.mobility = false,
+            "tt" => options.tt_mib = number(value)? as usize,
+            "t" | "threads" => {
+                options.threads = (number(value)? as usize).max(1);
+                fixed_threads = true;
+            }
+            other => {
+                return Err(format!(
+                    "config `{text}`: unknown option `{other}` (eps=E, probe, noprobe, mob, \
+                     nomob, tt=MiB, t=N)"
+                ));
+            }
+        }
+    }
+    Ok(ConfigSpec { kind, options, fixed_threads })
 }
 
 /// Runs the command.
@@ -69,39 +128,115 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     with_game!(args.game, G => compare::<G>(args))
 }
 
-fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
-    let mut configs = Vec::new();
-    for &kind in &args.solver {
-        for &threads in &args.threads {
-            let mut options = SolverOptions::for_game::<G>().with_epsilon_flag(args.epsilon);
-            options.threads = threads.max(1);
-            options.tt_mib = args.tt_mib;
-            configs.push((kind, options));
+/// Every (solver, options) to run: each configuration with each thread count, a solver without
+/// threads once, and no configuration twice.
+fn configurations<G: Notation>(args: &CompareArgs) -> Result<Vec<(SolverKind, SolverOptions)>> {
+    let mut base = SolverOptions::for_game::<G>().with_epsilon_flag(args.epsilon);
+    base.tt_mib = args.tt_mib;
+    let specs: Vec<ConfigSpec> = if args.configs.is_empty() {
+        let fixed_threads = false;
+        args.solver.iter().map(|&kind| ConfigSpec { kind, options: base, fixed_threads }).collect()
+    } else {
+        args.configs
+            .iter()
+            .map(|c| parse_config(c, base))
+            .collect::<Result<_, _>>()
+            .map_err(anyhow::Error::msg)?
+    };
+    let limits = limits(args);
+    let mut configs: Vec<(SolverKind, SolverOptions)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for spec in specs {
+        let threads =
+            if spec.fixed_threads { vec![spec.options.threads] } else { args.threads.clone() };
+        for t in threads {
+            let mut options = spec.options;
+            options.threads = t.max(1);
+            let key = (
+                spec.kind,
+                effective_threads(spec.kind, &options, false),
+                options_signature(&options, &limits, false),
+            );
+            if seen.insert(key) {
+                configs.push((spec.kind, options));
+            } else if t > 1 {
+                eprintln!(
+                    "{} has no threads: t{t} is the same run as t1 (skipped)",
+                    spec.kind.name()
+                );
+            }
         }
     }
+    if configs.is_empty() {
+        bail!("no configuration to run");
+    }
+    Ok(configs)
+}
+
+fn limits(args: &CompareArgs) -> bitsolve::Limits {
+    bitsolve::Limits {
+        nodes: args.node_limit,
+        time: args.time_limit.map(std::time::Duration::from_secs_f64),
+        stop: None,
+    }
+}
+
+fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
+    let configs = configurations::<G>(args)?;
+    let limits = limits(args);
+    // The default baseline: the first configuration at one thread, with its own options when
+    // configurations differ in options.
+    let (first_kind, first_options) = configs[0];
+    let baseline = match (&args.baseline, args.configs.is_empty()) {
+        (Some(text), _) => baseline_of(Some(text), first_kind.name())?,
+        (None, true) => baseline_of(None, first_kind.name())?,
+        (None, false) => Baseline {
+            solver: first_kind.name().to_string(),
+            threads: 1,
+            options: Some(options_signature(&first_options, &limits, false)),
+        },
+    };
     let spec = batch::BatchSpec {
         game: args.game,
         files: &args.files,
         configs,
-        limits: bitsolve::Limits {
-            nodes: args.node_limit,
-            time: args.time_limit.map(std::time::Duration::from_secs_f64),
-            stop: None,
-        },
+        score: false,
+        limits,
         out: args.out.clone(),
         resume: args.resume,
         shard: None,
         jobs: args.jobs,
     };
-    let outcome = batch::run::<G>(&spec)?;
+    let signatures = batch::signatures(&spec);
+    let workers = batch::outcome_workers::<G>(&spec, &signatures);
+    let outcome = batch::run::<G>(&spec, &workers)?;
     let rows = &outcome.rows;
     println!("{}", summary_table(rows).render(args.format));
-    let first = args.solver.first().map_or("alphabeta", |k| k.name());
-    let is_base = baseline_matcher(args.baseline.as_deref(), first);
-    print!("{}", ratio_table(rows, &is_base).render(args.format));
-    let disagree = batch::report_disagreements(rows);
+    print!("{}", ratio_table(rows, &baseline).render(args.format));
+    let disagree = report_disagreements(rows);
     if outcome.bad_lines > 0 {
         eprintln!("{} bad line(s) skipped", outcome.bad_lines);
     }
     Ok(if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn configs_parse_with_their_options() {
+        let base = SolverOptions::default();
+        let c = parse_config("dfpn:eps=2,probe,nomob,tt=8,t=2", base).unwrap();
+        assert_eq!(c.kind, SolverKind::Dfpn);
+        assert_eq!(c.options.epsilon, Some(2.0));
+        assert!(c.options.win_probe && !c.options.mobility);
+        assert_eq!((c.options.tt_mib, c.options.threads, c.fixed_threads), (8, 2, true));
+        let plain = parse_config("alphabeta", base).unwrap();
+        assert_eq!((plain.options, plain.fixed_threads), (base, false));
+        assert_eq!(parse_config("dfpn:eps=0", base).unwrap().options.epsilon, None);
+        assert!(parse_config("dfpn:fast", base).unwrap_err().contains("unknown option `fast`"));
+        assert!(parse_config("nosuch", base).unwrap_err().contains("unknown solver"));
+        assert!(parse_config("dfpn:eps=x", base).is_err());
+    }
 }

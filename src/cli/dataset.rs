@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use bitsolve::dataset::read_dataset;
+use bitsolve::dataset::read_dataset_bytes;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
     Game, GameKind, Limits, MoveList as _, Notation, Outcome, SolverKind, SolverOptions,
@@ -68,9 +68,8 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
 fn starts<G: Notation>(args: &DatasetArgs) -> Result<Vec<G>> {
     let mut out = Vec::new();
     if let Some(path) = &args.from {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (entries, errors) = read_dataset(&text);
+        let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let (entries, errors) = read_dataset_bytes(&bytes);
         for e in &errors {
             eprintln!("{}: {e} (skipped)", path.display());
         }

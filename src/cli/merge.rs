@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use bitsolve::results::{HEADER, Row, dedup, parse_csv};
+use bitsolve::results::{Row, csv_header, dedup, parse_csv};
 
-use super::batch::json_path;
+use super::rows::json_path;
 
 /// Arguments of `bitsolve merge`.
 #[derive(clap::Args, Debug)]
@@ -27,9 +27,8 @@ pub fn read_results(paths: &[PathBuf]) -> Result<(Vec<Row>, u64)> {
     let mut rows = Vec::new();
     let mut bad = 0u64;
     for path in paths {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (mut r, errors) = parse_csv(&text);
+        let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let (mut r, errors) = parse_csv(&bytes);
         for e in &errors {
             eprintln!("{}: {e} (skipped)", path.display());
         }
@@ -43,7 +42,7 @@ pub fn read_results(paths: &[PathBuf]) -> Result<(Vec<Row>, u64)> {
 pub fn run(args: &MergeArgs) -> Result<ExitCode> {
     let (rows, bad) = read_results(&args.inputs)?;
     let merged = dedup(&rows);
-    let mut csv = format!("{}\n", HEADER.join(","));
+    let mut csv = format!("{}\n", csv_header());
     let mut json = String::new();
     for row in &merged {
         csv.push_str(&row.to_csv());

@@ -12,6 +12,7 @@ mod merge;
 mod perft;
 mod plot;
 mod report;
+mod rows;
 mod score;
 mod solve;
 mod szochy;

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
-use bitsolve::results::{Row, config_of, dedup, difficulty, speedup, totals};
+use bitsolve::results::{Row, dedup, difficulty, speedup, totals};
 use plotters::prelude::*;
 
 /// One plot written: its title and file.
@@ -62,7 +62,14 @@ fn draw(
     macro_rules! body {
         ($chart:expr) => {{
             let mut chart = $chart;
-            chart.configure_mesh().x_desc(labels.0).y_desc(labels.1).draw().map_err(err)?;
+            chart
+                .configure_mesh()
+                .x_desc(labels.0)
+                .y_desc(labels.1)
+                .x_label_formatter(&|v| tick(*v))
+                .y_label_formatter(&|v| tick(*v))
+                .draw()
+                .map_err(err)?;
             for (i, (name, pts)) in series.iter().enumerate() {
                 let color = Palette99::pick(i).to_rgba();
                 if lines {
@@ -107,6 +114,33 @@ fn draw(
     Ok(true)
 }
 
+/// An axis label that reads well: `0.5`, `20`, `1.5k`, `100k`, `2M`, `1G` (never `100000.0`).
+pub fn tick(v: f64) -> String {
+    let trim = |x: f64, digits: usize| -> String {
+        let text = format!("{x:.digits$}");
+        if text.contains('.') {
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            text
+        }
+    };
+    let a = v.abs();
+    if !v.is_finite() {
+        return v.to_string();
+    }
+    for (scale, suffix) in [(1e9, "G"), (1e6, "M"), (1e3, "k")] {
+        if a >= scale {
+            return format!("{}{suffix}", trim(v / scale, usize::from(a < 10.0 * scale)));
+        }
+    }
+    if a == 0.0 || a >= 1.0 {
+        return trim(v, usize::from(a < 10.0 && a != 0.0 && v.fract() != 0.0));
+    }
+    // Below 1: enough digits for two significant ones (0.5, 0.05, 0.0013).
+    let digits = (-a.log10()).floor() as usize + 2;
+    trim(v, digits)
+}
+
 fn label(solver: &str, options: &str, threads: u32) -> String {
     if options.is_empty() {
         format!("{solver} t{threads}")
@@ -126,7 +160,7 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
         let of_game: Vec<&Row> = rows.iter().filter(|r| &r.game == game).collect();
         // Nodes against time, one point per solved position.
         let mut by_config: BTreeMap<(String, String, u32), Vec<(f64, f64)>> = BTreeMap::new();
-        for r in of_game.iter().filter(|r| r.outcome.is_some() && r.nodes > 0 && r.millis > 0.0) {
+        for r in of_game.iter().filter(|r| r.solved() && r.nodes > 0 && r.millis > 0.0) {
             by_config
                 .entry((r.solver.clone(), r.options.clone(), r.threads))
                 .or_default()
@@ -141,12 +175,20 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
         }
         // Speedup against threads.
         let mut sp: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
-        for config in totals(&rows).into_keys().filter(|c| &c.0 == game) {
-            let value = if config.3 == 1 { Some(1.0) } else { speedup(&rows, &config) };
+        // Solvers without threads get no line (their rows at several threads are the same
+        // sequential search).
+        let threaded = |c: &bitsolve::results::Config| {
+            bitsolve::results::uses_threads(
+                &c.solver,
+                bitsolve::results::is_score_options(&c.options),
+            )
+        };
+        for config in totals(&rows).into_keys().filter(|c| &c.game == game && threaded(c)) {
+            let value = if config.threads == 1 { Some(1.0) } else { speedup(&rows, &config) };
             if let Some(v) = value {
-                sp.entry((config.1.clone(), config.2.clone()))
+                sp.entry((config.solver.clone(), config.options.clone()))
                     .or_default()
-                    .push((f64::from(config.3), v));
+                    .push((f64::from(config.threads), v));
             }
         }
         if sp.values().any(|p| p.len() > 1) {
@@ -163,10 +205,10 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
         }
         // Mean time by difficulty.
         let mut diff: BTreeMap<(String, String, u32), MeanByDepth> = BTreeMap::new();
-        for r in of_game.iter().filter(|r| r.outcome.is_some()) {
+        for r in of_game.iter().filter(|r| r.solved()) {
             if let Some(d) = difficulty(&r.id) {
-                let key = config_of(r);
-                let e = diff.entry((key.1, key.2, key.3)).or_default().entry(d).or_insert((0.0, 0));
+                let key = (r.solver.clone(), r.options.clone(), r.threads);
+                let e = diff.entry(key).or_default().entry(d).or_insert((0.0, 0));
                 e.0 += r.millis.max(1e-3);
                 e.1 += 1;
             }
@@ -194,4 +236,22 @@ pub fn write_plots(rows: &[Row], dir: &Path) -> Result<Vec<Plot>> {
         }
     }
     Ok(plots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick;
+
+    #[test]
+    fn ticks_read_well() {
+        let got: Vec<String> =
+            [100_000.0, 1e6, 2.5e6, 1500.0, 1000.0, 20.0, 1.5, 0.5, 0.01, 0.0013, 0.0, 1e9]
+                .iter()
+                .map(|&v| tick(v))
+                .collect();
+        assert_eq!(
+            got,
+            ["100k", "1M", "2.5M", "1.5k", "1k", "20", "1.5", "0.5", "0.01", "0.0013", "0", "1G"]
+        );
+    }
 }

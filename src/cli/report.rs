@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use bitsolve::results::{Format, HEADER, Row, dedup, disagreements, ratio_table, summary_table};
+use bitsolve::results::{
+    Baseline, COLUMNS, Format, Row, dedup, disagreements, ratio_table, score_table, summary_table,
+};
 
-use super::compare::baseline_matcher;
+use super::compare::baseline_of;
 use super::merge::read_results;
 use super::plot::write_plots;
 
@@ -30,38 +32,11 @@ pub struct ReportArgs {
     /// Write to this file instead of stdout (plot links are made relative to its directory).
     #[arg(long, short)]
     out: Option<PathBuf>,
-    /// Baseline of the ratio table: `solver` or `solver/tN` (default `alphabeta/t1`).
+    /// Baseline of the ratio table: `solver`, `solver/tN` or `solver/tN@options` (default
+    /// `alphabeta/t1`).
     #[arg(long)]
     baseline: Option<String>,
 }
-
-/// What each CSV column means (also the schema section of the Markdown report).
-pub const COLUMN_DOCS: [(&str, &str); 18] = [
-    ("game", "game name (`bitsolve info --game G`)"),
-    ("file", "dataset file as given on the command line"),
-    ("id", "position id in the file (`L<line>` for plain one-position lines)"),
-    ("solver", "`brute`, `alphabeta`, `pns` or `dfpn`"),
-    ("threads", "threads inside one search"),
-    ("tt_mib", "transposition table MiB (per solver and job)"),
-    (
-        "options",
-        "signature of the other options and limits: `tt<MiB>[-eps<e>][-nomob][-probe][-tl<s>][-nl<nodes>]`",
-    ),
-    (
-        "outcome",
-        "`win`, `draw`, `loss` for the side to move, `unknown` when a limit stopped the search",
-    ),
-    ("plies", "distance to the end with best play (alphabeta only; empty otherwise)"),
-    ("best_move", "a move achieving the outcome, in the game's notation"),
-    ("expected", "the dataset's known value, if any"),
-    ("agree", "`true`/`false`: outcome equals expected (empty if either is missing)"),
-    ("nodes", "positions visited"),
-    ("tt_probes", "transposition table lookups"),
-    ("tt_hits", "lookups that found their position"),
-    ("max_depth", "deepest ply below the root"),
-    ("millis", "wall time in milliseconds"),
-    ("git", "revision of the binary (`-dirty`: uncommitted changes)"),
-];
 
 /// Runs the command.
 pub fn run(args: &ReportArgs) -> Result<ExitCode> {
@@ -70,7 +45,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode> {
         Some(dir) => write_plots(&rows, dir)?,
         None => Vec::new(),
     };
-    let is_base = baseline_matcher(args.baseline.as_deref(), "alphabeta");
+    let baseline = baseline_of(args.baseline.as_deref(), "alphabeta")?;
     let text = match args.format {
         Format::Md => {
             let base_dir = args.out.as_ref().and_then(|p| p.parent()).unwrap_or(Path::new(""));
@@ -81,13 +56,21 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode> {
                     (p.title.clone(), rel.display().to_string())
                 })
                 .collect();
-            markdown(args, &rows, &links, &is_base)
+            markdown(args, &rows, &links, &baseline)
         }
-        format => format!(
-            "{}\n{}",
-            summary_table(&rows).render(format),
-            ratio_table(&rows, &is_base).render(format)
-        ),
+        format => {
+            let mut text = format!(
+                "{}\n{}",
+                summary_table(&rows).render(format),
+                ratio_table(&rows, &baseline).render(format)
+            );
+            let scores = score_table(&rows);
+            if !scores.rows.is_empty() {
+                text.push('\n');
+                text.push_str(&scores.render(format));
+            }
+            text
+        }
     };
     match &args.out {
         Some(path) => {
@@ -95,7 +78,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode> {
         }
         None => print!("{text}"),
     }
-    let disagree = super::batch::report_disagreements(&rows);
+    let disagree = super::rows::report_disagreements(&rows);
     Ok(if disagree || bad > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
@@ -103,7 +86,7 @@ fn markdown(
     args: &ReportArgs,
     rows: &[Row],
     plots: &[(String, String)],
-    is_base: &dyn Fn(&bitsolve::results::Config) -> bool,
+    baseline: &Baseline,
 ) -> String {
     let mut out = String::new();
     let inputs: Vec<String> = args.inputs.iter().map(|p| p.display().to_string()).collect();
@@ -142,7 +125,10 @@ fn markdown(
         "\n## Per game and solver\n\nTotals over the rows of each configuration (a repeated \
          (file, id, solver, threads, options) keeps its last row). `time` is the sum of \
          per-position wall times; `TT hits` is hits / probes; `speedup` is the one-thread time \
-         of the same solver and options over this one, on the positions both solved.\n"
+         of the same solver and options over this one, on the positions both solved, and \
+         `speedup (total)` the same over every position (given-up ones count with the time they \
+         took; shown when both ran the same positions). Solvers without threads (`brute`, `pns`, \
+         `matching`, `retro`; alpha-beta in score runs) have no speedup.\n"
     );
     out.push_str(&summary_table(rows).render(Format::Md));
     let _ = writeln!(
@@ -151,10 +137,19 @@ fn markdown(
          each configuration's, on the positions both solved (above 1: faster / fewer nodes than the \
          baseline).\n"
     );
-    out.push_str(&ratio_table(rows, is_base).render(Format::Md));
+    out.push_str(&ratio_table(rows, baseline).render(Format::Md));
+    let scores = score_table(rows);
+    if !scores.rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Exact scores\n\nScore runs (`solve --score`): positions, positions with a \
+             known score, and the lowest, highest and mean score for the side to move.\n"
+        );
+        out.push_str(&scores.render(Format::Md));
+    }
     let bad = disagreements(rows);
     let mut per_position: BTreeMap<(&str, &str, &str), u32> = BTreeMap::new();
-    for r in dedup(rows).into_iter().filter(|r| r.outcome.is_some()) {
+    for r in dedup(rows).into_iter().filter(|r| r.solved()) {
         *per_position.entry((&r.game, &r.file, &r.id)).or_default() += 1;
     }
     let multi = per_position.values().filter(|&&n| n > 1).count();
@@ -182,9 +177,8 @@ fn markdown(
         "\n## Row schema\n\nCSV columns in this order (JSON Lines files carry the same keys):\n"
     );
     let _ = writeln!(out, "| column | meaning |\n|---|---|");
-    debug_assert_eq!(COLUMN_DOCS.len(), HEADER.len());
-    for (name, doc) in COLUMN_DOCS {
-        let _ = writeln!(out, "| `{name}` | {doc} |");
+    for column in COLUMNS {
+        let _ = writeln!(out, "| `{}` | {} |", column.name, column.doc);
     }
     let _ = writeln!(
         out,

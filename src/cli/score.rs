@@ -2,18 +2,19 @@
 //! dataset files, with the score solvers of [`bitsolve::search::score`].
 //!
 //! Result line: `score=<n|unknown> move=<best|none> nodes=.. time_ms=.. ...`; with files each
-//! line is prefixed by the position's id and the solver.
+//! line is prefixed by the position's id, the solver and its threads, and the files go through
+//! the batch engine ([`super::batch`]): rows with a `score` column, `--out`, `--resume`,
+//! `--shard`, `--jobs` and the progress bar.
 
-use std::fs;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use bitsolve::dataset::read_dataset;
-use bitsolve::search::score::{ScoreReport, make_score_solver};
+use anyhow::{Result, bail};
+use bitsolve::search::score::make_score_solver;
 use bitsolve::{GameKind, Notation, Scored, SolverKind, with_scored_game};
 
 use super::SearchArgs;
+use super::batch::{self, BatchSpec, Item, Worker};
+use super::rows::{Solved, score_line};
 
 /// What `solve --score` was asked for.
 pub struct ScoreJob<'a> {
@@ -23,13 +24,13 @@ pub struct ScoreJob<'a> {
     pub position: Option<&'a str>,
     /// Moves to play from `position` first.
     pub moves: &'a [String],
-    /// Dataset files.
-    pub files: &'a [PathBuf],
     /// The solvers (`alphabeta`: alpha-beta over scores; `brute`: minimax; `pns`, `dfpn`:
     /// bisection over thresholds).
     pub solvers: &'a [SolverKind],
     /// Table size, limits.
     pub search: &'a SearchArgs,
+    /// The batch over dataset files, when there are files.
+    pub batch: Option<BatchSpec<'a>>,
 }
 
 /// Runs the job.
@@ -39,60 +40,48 @@ pub fn run(job: &ScoreJob<'_>) -> Result<ExitCode> {
     })
 }
 
-/// The result line of a score solve.
-pub fn score_line<G: Notation + Scored>(pos: &G, report: &ScoreReport<G::Move>) -> String {
-    format!(
-        "score={} move={} {}",
-        report.score.map_or_else(|| "unknown".to_string(), |s| s.to_string()),
-        report.best_move.map_or_else(|| "none".to_string(), |m| pos.format_move(m)),
-        report.stats
-    )
+/// The workers of a score batch: `make_score_solver` per configuration.
+pub fn score_workers<'a, G: Notation + Scored>(
+    spec: &'a BatchSpec<'a>,
+    signatures: &'a [String],
+) -> impl Fn(usize) -> Worker<'a, G> + Sync + 'a {
+    move |c| {
+        let (kind, options) = &spec.configs[c];
+        let mut solver = make_score_solver::<G>(*kind, options);
+        Box::new(move |item: &Item<G>| {
+            let report = solver.solve_score(&item.pos, &spec.limits);
+            let solved = Solved {
+                game: spec.game,
+                file: &item.file,
+                entry: &item.entry,
+                pos: &item.pos,
+                kind: *kind,
+                options,
+                signature: &signatures[c],
+            };
+            (solved.score_row(&report), score_line(&item.pos, &report))
+        })
+    }
 }
 
 fn run_scored<G: Notation + Scored>(job: &ScoreJob<'_>) -> Result<ExitCode> {
+    if let Some(spec) = &job.batch {
+        let signatures = batch::signatures(spec);
+        let workers = score_workers::<G>(spec, &signatures);
+        let outcome = batch::run::<G>(spec, &workers)?;
+        return Ok(super::solve::finish(&outcome));
+    }
+    let Some(text) = job.position else {
+        bail!("nothing to solve: give --position or dataset files");
+    };
     let options = job.search.options::<G>();
     let limits = job.search.limits();
-    let mut solvers: Vec<_> =
-        job.solvers.iter().map(|&k| (k, make_score_solver::<G>(k, &options))).collect();
-    if let Some(text) = job.position {
-        let pos: G = super::load_position(text, job.moves)?;
-        println!("game {} position {}", job.game, pos.format_position());
-        for (kind, solver) in &mut solvers {
-            println!("solver {} score tt_mib={}", kind.name(), options.tt_mib);
-            println!("{}", score_line(&pos, &solver.solve_score(&pos, &limits)));
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if job.files.is_empty() {
-        bail!("nothing to solve: give --position or dataset files");
-    }
-    let mut bad = 0;
-    for path in job.files {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let (entries, errors) = read_dataset(&text);
-        for e in &errors {
-            eprintln!("{}: {e}", path.display());
-        }
-        bad += errors.len();
-        for entry in &entries {
-            let pos = match G::parse_position(&entry.position) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("{}: line {}: {}", path.display(), entry.line, e.message);
-                    bad += 1;
-                    continue;
-                }
-            };
-            for (kind, solver) in &mut solvers {
-                let report = solver.solve_score(&pos, &limits);
-                println!("{}\t{}\t{}", entry.id, kind.name(), score_line(&pos, &report));
-            }
-        }
-    }
-    if bad > 0 {
-        eprintln!("{bad} bad line(s) skipped");
-        return Ok(ExitCode::FAILURE);
+    let pos: G = super::load_position(text, job.moves)?;
+    println!("game {} position {}", job.game, pos.format_position());
+    for &kind in job.solvers {
+        let mut solver = make_score_solver::<G>(kind, &options);
+        println!("solver {} score tt_mib={}", kind.name(), options.tt_mib);
+        println!("{}", score_line(&pos, &solver.solve_score(&pos, &limits)));
     }
     Ok(ExitCode::SUCCESS)
 }

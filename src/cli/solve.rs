@@ -1,13 +1,13 @@
 //! `bitsolve solve`: one position, or every position of dataset files, with one or more solvers.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bitsolve::results::{Format, summary_table};
-use bitsolve::{GameKind, Notation, Outcome, Report, SolverKind, make_solver, with_game};
+use bitsolve::results::{Format, score_table, summary_table};
+use bitsolve::{GameKind, Notation, SolverKind, make_solver, with_game};
 
+use super::rows::{options_signature, report_disagreements, result_line};
 use super::{SearchArgs, batch};
 
 /// Arguments of `bitsolve solve`.
@@ -47,8 +47,9 @@ pub struct SolveArgs {
     /// so memory is jobs x tt-mib).
     #[arg(long, short, default_value_t = 1)]
     jobs: usize,
-    /// Compute the exact final score instead of the result (games with a score: gauss).
-    #[arg(long, conflicts_with = "out")]
+    /// Compute the exact final score instead of the result (games with a score: gauss); with
+    /// files, rows carry a `score` column and take `--out`, `--resume`, `--shard` and `--jobs`.
+    #[arg(long)]
     score: bool,
 }
 
@@ -62,9 +63,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         bail!("--moves needs one position (--position or --position-file)");
     }
     if args.score {
-        let (position, moves, files) = (position.as_deref(), &args.moves, &args.files);
+        let (position, moves) = (position.as_deref(), &args.moves);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
-        let job = super::score::ScoreJob { game, position, moves, files, solvers, search };
+        let batch = (position.is_none() && !args.files.is_empty()).then(|| batch_spec(args, true));
+        let job = super::score::ScoreJob { game, position, moves, solvers, search, batch };
         return super::score::run(&job);
     }
     if let Some(text) = &position {
@@ -89,26 +91,12 @@ fn read_position_file(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }
 
-/// The result line: outcome first, then distance, best move and statistics.
-pub fn result_line<G: Notation>(pos: &G, report: &Report<G::Move>) -> String {
-    let mut line = String::new();
-    let _ = write!(
-        line,
-        "{} plies={} move={} {}",
-        report.outcome.map_or("unknown", Outcome::as_str),
-        report.plies.map_or_else(|| "-".to_string(), |d| d.to_string()),
-        report.best_move.map_or_else(|| "none".to_string(), |m| pos.format_move(m)),
-        report.stats
-    );
-    line
-}
-
 fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
     let pos: G = super::load_position(text, &args.moves)?;
     let options = args.search.options::<G>();
     println!("game {} position {}", args.game, pos.format_position());
     let limits = args.search.limits();
-    let signature = batch::options_signature(&options, &limits);
+    let signature = options_signature(&options, &limits, false);
     for &kind in &args.solver {
         let threads = options.threads;
         println!(
@@ -122,23 +110,39 @@ fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
     Ok(())
 }
 
-fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
-    let options = args.search.options::<G>();
-    let spec = batch::BatchSpec {
+/// The batch over the dataset files (`score`: exact scores).
+pub fn batch_spec(args: &SolveArgs, score: bool) -> batch::BatchSpec<'_> {
+    let options = bitsolve::with_game!(args.game, G => args.search.options::<G>());
+    batch::BatchSpec {
         game: args.game,
         files: &args.files,
         configs: args.solver.iter().map(|&k| (k, options)).collect(),
+        score,
         limits: args.search.limits(),
         out: args.out.clone(),
         resume: args.resume,
         shard: args.shard,
         jobs: args.jobs,
-    };
-    let outcome = batch::run::<G>(&spec)?;
+    }
+}
+
+fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
+    let spec = batch_spec(args, false);
+    let signatures = batch::signatures(&spec);
+    let workers = batch::outcome_workers::<G>(&spec, &signatures);
+    let outcome = batch::run::<G>(&spec, &workers)?;
+    Ok(finish(&outcome))
+}
+
+/// Prints the summary of a batch and its disagreements; the exit code.
+pub fn finish(outcome: &batch::BatchOutcome) -> ExitCode {
     print!("{}", summary_table(&outcome.rows).render(Format::Md));
-    let disagree = batch::report_disagreements(&outcome.rows);
+    if outcome.rows.iter().any(bitsolve::results::Row::is_score_run) {
+        print!("\n{}", score_table(&outcome.rows).render(Format::Md));
+    }
+    let disagree = report_disagreements(&outcome.rows);
     if outcome.bad_lines > 0 {
         eprintln!("{} bad line(s) skipped", outcome.bad_lines);
     }
-    Ok(if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }

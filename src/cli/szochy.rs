@@ -2,7 +2,6 @@
 //! format (`--tests FILE.json`, one JSON line per case and a summary) or one instance
 //! (`--board "N M" --holes "i,j ..." --pieces "k2,2 ..."` or `--position LINE`).
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -47,37 +46,100 @@ pub fn run(args: &SzochyArgs) -> Result<ExitCode> {
     pool.install(|| run_in_pool(args))
 }
 
+/// One JSON line of output: an instance or a test case with its solution or error.
+#[derive(serde::Serialize, Default)]
+struct Answer {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test: Option<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    instance: Option<String>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    solution: Option<Solution>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<bool>,
+}
+
+/// What solving one instance found.
+#[derive(serde::Serialize)]
+struct Solution {
+    first_player_wins: bool,
+    positions: u64,
+    moves: u64,
+    matching: u64,
+    enumerate_ms: f64,
+    matching_ms: f64,
+    millis: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<String>>,
+}
+
+/// The summary line of `--tests` (its `summary` key marks the line).
+#[derive(serde::Serialize)]
+#[allow(clippy::struct_field_names)]
+struct Summary {
+    summary: bool,
+    cases: usize,
+    correct: usize,
+    wrong: usize,
+    errors: usize,
+    millis: f64,
+}
+
+fn json_line<T: serde::Serialize>(value: &T) -> String {
+    // Plain strings, booleans and numbers: serialising cannot fail.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+fn ms(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1000.0
+}
+
 fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
     let options = SolveOptions { max_positions: args.max_positions };
     if let Some(path) = &args.tests {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        // Bytes first, through the shared line reader: a bad line is located, not a panic or
+        // a vague JSON error (one JSON document cannot skip a line, so it is fatal).
+        let lines = bitsolve::lineio::lines_of(&bytes);
+        if let Some(bad) = lines.iter().find_map(bitsolve::lineio::Line::describe_error) {
+            bail!("{}: {bad}", path.display());
+        }
+        let text = String::from_utf8_lossy(&bytes);
         let cases = parse_tests(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let start = Instant::now();
         let (mut correct, mut wrong, mut errors) = (0, 0, 0);
         for case in &cases {
-            let mut json = format!("{{\"test\": {}", case.test);
-            match case.instance().and_then(|inst| solve_one(&inst, options, args.line, &mut json)) {
-                Ok(wins) => match case.expected {
-                    Some(e) if e == wins => correct += 1,
-                    Some(_) => wrong += 1,
-                    None => {}
-                },
+            let mut answer =
+                Answer { test: Some(serde_json::json!(case.test)), ..Answer::default() };
+            match case.instance().and_then(|inst| solve_one(&inst, options, args.line)) {
+                Ok(solution) => {
+                    match case.expected {
+                        Some(e) if e == solution.first_player_wins => correct += 1,
+                        Some(_) => wrong += 1,
+                        None => {}
+                    }
+                    answer.solution = Some(solution);
+                }
                 Err(err) => {
                     errors += 1;
-                    let _ = write!(json, ", \"error\": {}", serde_json::Value::from(err));
+                    answer.error = Some(err);
                 }
             }
-            if let Some(e) = case.expected {
-                let _ = write!(json, ", \"expected\": {e}");
-            }
-            println!("{json}}}");
+            answer.expected = case.expected;
+            println!("{}", json_line(&answer));
         }
-        println!(
-            "{{\"summary\": true, \"cases\": {}, \"correct\": {correct}, \"wrong\": {wrong}, \"errors\": {errors}, \"millis\": {:.3}}}",
-            cases.len(),
-            start.elapsed().as_secs_f64() * 1000.0
-        );
+        let summary = Summary {
+            summary: true,
+            cases: cases.len(),
+            correct,
+            wrong,
+            errors,
+            millis: ms(start.elapsed()),
+        };
+        println!("{}", json_line(&summary));
         return Ok(if wrong == 0 && errors == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE });
     }
     let line = match (&args.position, &args.board) {
@@ -89,20 +151,15 @@ fn run_in_pool(args: &SzochyArgs) -> Result<ExitCode> {
     if rest.is_some() {
         bail!("instance `{line}`: `bitsolve szochy` solves start positions (no history field)");
     }
-    let mut json = String::from("{\"instance\": ");
-    json.push_str(&serde_json::Value::from(inst.to_line()).to_string());
-    solve_one(&inst, options, args.line, &mut json).map_err(anyhow::Error::msg)?;
-    println!("{json}}}");
+    let solution = solve_one(&inst, options, args.line).map_err(anyhow::Error::msg)?;
+    let answer =
+        Answer { instance: Some(inst.to_line()), solution: Some(solution), ..Answer::default() };
+    println!("{}", json_line(&answer));
     Ok(ExitCode::SUCCESS)
 }
 
-/// Solves `inst`, appending the JSON fields to `json`; returns whether the first player wins.
-fn solve_one(
-    inst: &Instance,
-    options: SolveOptions,
-    line: bool,
-    json: &mut String,
-) -> Result<bool, String> {
+/// Solves `inst`: the fields of its JSON answer.
+fn solve_one(inst: &Instance, options: SolveOptions, line: bool) -> Result<Solution, String> {
     for w in &inst.warnings {
         eprintln!("warning: {w}");
     }
@@ -119,24 +176,15 @@ fn solve_one(
         );
     }
     let s = solve(inst, &options)?;
-    let _ = write!(
-        json,
-        ", \"first_player_wins\": {}, \"positions\": {}, \"moves\": {}, \"matching\": {}, \"enumerate_ms\": {:.3}, \"matching_ms\": {:.3}, \"millis\": {:.3}",
-        s.first_player_wins,
-        s.positions,
-        s.moves,
-        s.matching_size,
-        s.enumerate_time.as_secs_f64() * 1000.0,
-        s.matching_time.as_secs_f64() * 1000.0,
-        (s.enumerate_time + s.matching_time).as_secs_f64() * 1000.0
-    );
-    if line {
-        let moves: Vec<String> = s
-            .winning_line()
-            .into_iter()
-            .map(|m| format!("\"{}\"", inst.board.format_move(m)))
-            .collect();
-        let _ = write!(json, ", \"line\": [{}]", moves.join(", "));
-    }
-    Ok(s.first_player_wins)
+    Ok(Solution {
+        first_player_wins: s.first_player_wins,
+        positions: s.positions as u64,
+        moves: s.moves as u64,
+        matching: s.matching_size as u64,
+        enumerate_ms: ms(s.enumerate_time),
+        matching_ms: ms(s.matching_time),
+        millis: ms(s.enumerate_time + s.matching_time),
+        line: line
+            .then(|| s.winning_line().into_iter().map(|m| inst.board.format_move(m)).collect()),
+    })
 }
