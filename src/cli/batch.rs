@@ -4,7 +4,7 @@
 //! threads, appending one flushed row per (position, solver configuration) to the crash-safe
 //! result files ([`ResultFiles`]) as soon as it is known.
 
-use std::collections::HashSet;
+use ahash::AHashSet as HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -2,7 +2,7 @@
 //! playouts of d plies from the start position (or from each position of a file), deduplicated
 //! by hash, finished positions skipped, optionally labelled by a solver.
 
-use std::collections::HashSet;
+use ahash::AHashSet as HashSet;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::PathBuf;

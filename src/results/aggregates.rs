@@ -1,7 +1,9 @@
 //! Aggregates over rows: totals per configuration, thread speedups, ratios between
 //! configurations and disagreements between rows.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 use std::fmt::Write as _;
 
 use crate::game::Outcome;
