@@ -11,7 +11,10 @@ for game in ataxx ataxx-polish; do
   out=results/raw/${game}-small-boards.csv
   rm -f "$out"
   for threads in 1 2; do
-    ./target/release/bitsolve solve --game "$game" --solver alphabeta,pns,dfpn \
+    # pns has no parallel mode (`--threads 2` is refused for it)
+    solvers=alphabeta,dfpn
+    [ "$threads" = 1 ] && solvers=alphabeta,pns,dfpn
+    ./target/release/bitsolve solve --game "$game" --solver "$solvers" \
       --threads "$threads" --tt-mib 256 --time-limit "$limit" \
       datasets/ataxx/small-boards.tsv --out "$out"
   done

@@ -99,6 +99,15 @@ fn bad_flags_are_refused() {
     );
     assert_clean_failure(&bitsolve(&["perft", "--game", "ataxx"]), "--depth");
     assert_clean_failure(&bitsolve(&["solve", "--game", "ataxx"]), "nothing to solve");
+    // A solver without threads refuses `--threads 2` instead of ignoring it.
+    let fen = "x1o/3/o1x x 0 1";
+    let pns = ["solve", "--game", "ataxx", "--solver", "dfpn,pns", "--threads", "2", "--fen", fen];
+    assert_clean_failure(&bitsolve(&pns), "pns has no parallel mode");
+    let score = ["solve", "--game", "gauss", "--score", "--solver", "alphabeta", "--threads", "2"];
+    assert_clean_failure(&bitsolve(&score), "alphabeta has no parallel mode for exact scores");
+    let ok =
+        bitsolve(&["solve", "--game", "ataxx", "--solver", "dfpn", "--threads", "2", "--fen", fen]);
+    assert!(ok.status.success());
 }
 
 #[test]

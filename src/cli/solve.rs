@@ -62,6 +62,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if !args.moves.is_empty() && position.is_none() {
         bail!("--moves needs one position (--position or --position-file)");
     }
+    check_threads(args)?;
     if args.score {
         let (position, moves) = (position.as_deref(), &args.moves);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
@@ -77,6 +78,31 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         bail!("nothing to solve: give --position or dataset files (see `bitsolve solve --help`)");
     }
     with_game!(args.game, G => solve_files::<G>(args))
+}
+
+/// Refuses `--threads N > 1` for a solver that would run its sequential search anyway.
+fn check_threads(args: &SolveArgs) -> Result<()> {
+    let threads = args.search.threads;
+    if threads <= 1 {
+        return Ok(());
+    }
+    let sequential: Vec<&str> = args
+        .solver
+        .iter()
+        .map(|k| k.name())
+        .filter(|name| !bitsolve::results::uses_threads(name, args.score))
+        .collect();
+    if sequential.is_empty() {
+        return Ok(());
+    }
+    let parallel = if args.score { "dfpn, auto" } else { "alphabeta, dfpn, auto" };
+    bail!(
+        "--threads {threads}: {} {} no parallel mode{}; run {} with --threads 1 (solvers with threads: {parallel})",
+        sequential.join(", "),
+        if sequential.len() == 1 { "has" } else { "have" },
+        if args.score { " for exact scores" } else { "" },
+        if sequential.len() == 1 { "it" } else { "them" },
+    )
 }
 
 /// The text of a position file (`-`: standard input).
