@@ -5,12 +5,13 @@
 //! `<from><to>` and our time left; finally `koniec`. Each answer is one `<from><to>` line,
 //! flushed at once. A bad line is reported on stderr and changes nothing.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::SearchLimits;
 use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
 
@@ -72,9 +73,20 @@ pub fn run(args: &ArbiterArgs) -> anyhow::Result<ExitCode> {
     };
     let stdin = io::stdin();
     let mut out = io::stdout();
-    for line in stdin.lock().lines() {
+    let mut lines = LineReader::new(stdin.lock());
+    while let Some(line) = lines.next_line()? {
         let received = Instant::now();
-        let line = line?;
+        let line = match line.content {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!(
+                    "arbiter: line {}, column {}: {e} (line ignored)",
+                    line.number,
+                    e.column()
+                );
+                continue;
+            }
+        };
         match session.line(line.trim(), received, &mut out) {
             Ok(Step::Continue) => {}
             Ok(Step::Quit) => break,

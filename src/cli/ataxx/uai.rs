@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
 use bitsolve::{Ataxx, AtaxxMove, Game, Notation, Perft, Player};
 
@@ -79,7 +80,7 @@ pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
     let mut options = args.engine.options();
     let mut polish = args.polish;
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = LineReader::new(stdin.lock());
     loop {
         let next = if polish {
             Session::<true>::new(&options, &args.engine, out.clone())
@@ -198,13 +199,21 @@ impl<const POLISH: bool> Session<POLISH> {
     }
 
     /// Reads commands until `quit`, the end of input, or a change of rule set.
-    fn serve(
-        mut self,
-        lines: &mut impl Iterator<Item = io::Result<String>>,
-        options: &mut EngineOptions,
-    ) -> Next {
-        for line in lines {
-            let Ok(line) = line else { break };
+    /// A line that is not text (bad UTF-8, control bytes, too long) is reported on stderr and
+    /// changes nothing, like any bad command.
+    fn serve(mut self, lines: &mut LineReader<impl BufRead>, options: &mut EngineOptions) -> Next {
+        while let Ok(Some(line)) = lines.next_line() {
+            let line = match line.content {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!(
+                        "uai: line {}, column {}: {e} (line ignored)",
+                        line.number,
+                        e.column()
+                    );
+                    continue;
+                }
+            };
             let words: Vec<&str> = line.split_whitespace().collect();
             let next = match self.command(&words) {
                 Ok(next) => next,
