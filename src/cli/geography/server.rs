@@ -14,7 +14,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use bitsolve::lineio::LineReader;
+use bitsolve::lineio::{Line, LineReader};
 use bitsolve::zobrist::splitmix64;
 use bitsolve::{Game, Geography, Notation};
 
@@ -163,14 +163,33 @@ fn read_lines(side: usize, stream: TcpStream, tx: &Sender<(usize, Input)>) {
             let _ = tx.send((side, Input::Closed));
             return;
         };
-        let now = Instant::now();
-        let input = match line.content {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => Input::Line(text.trim().to_string(), now),
-            Err(_) => Input::Garbage(now),
-        };
+        let Some(input) = input_of(line, Instant::now()) else { continue };
         if tx.send((side, input)).is_err() {
             return;
+        }
+    }
+}
+
+/// What a line read at `now` is for the referee; `None` for a blank line (ignored).
+fn input_of(line: Line, now: Instant) -> Option<Input> {
+    match line.content {
+        Ok(text) if text.trim().is_empty() => None,
+        Ok(text) => Some(Input::Line(text.trim().to_string(), now)),
+        Err(_) => Some(Input::Garbage(now)),
+    }
+}
+
+/// The fuzz target of the server's reading: the bytes a client sends, read as the server reads
+/// them; a line that reads as a move is two words, `210` and a number.
+pub fn fuzz_lines(data: &[u8]) {
+    let now = Instant::now();
+    for line in LineReader::with_limit(data, MAX_LINE).eager().map_while(Result::ok) {
+        if let Some(Input::Line(text, _)) = input_of(line, now)
+            && let Some(v) = parse_move(&text)
+        {
+            let words: Vec<&str> = text.split_ascii_whitespace().collect();
+            assert_eq!((words.len(), words[0]), (2, "210"), "{text:?} read as move {v}");
+            assert_eq!(words[1].parse::<u8>().ok(), Some(v), "{text:?} read as move {v}");
         }
     }
 }
