@@ -25,20 +25,23 @@ mkdir -p "$RAW" fuzz/crashes
 touch "$DONE"
 
 if [[ -z "${FUZZ_REPORT_ONLY:-}" ]]; then
-    nice cargo build --release --quiet
-    # A copy, so that rebuilding during a long run does not change the binary under it.
-    mkdir -p target/fuzz-bin
-    cp target/release/bitsolve target/fuzz-bin/bitsolve
+    # A copy, so that rebuilding during a long run does not change the binary under it
+    # (FUZZ_NO_BUILD=1 reuses the copy of an earlier run).
+    if [[ -z "${FUZZ_NO_BUILD:-}" ]]; then
+        nice cargo build --release --quiet
+        mkdir -p target/fuzz-bin
+        cp target/release/bitsolve target/fuzz-bin/bitsolve
+    fi
     BIN=target/fuzz-bin/bitsolve
-    git_rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-    echo "$git_rev" > "$RAW/commit.txt"
+    "$BIN" --version > "$RAW/commit.txt"
 
     # Lane A: the fast notation and file targets, then the UAI loop (slowest per input).
     LANE_A="ataxx ataxx-polish gipf-notation gauss geography digraph szochy geography-server dataset results szochy-json uai"
     # Lane B: the line reader, the arbiter loop, the GIPF interpreter on whole streams.
     LANE_B="lineio arbiter gipf-interpreter"
+    names=$("$BIN" fuzz --target list)
     for t in $LANE_A $LANE_B; do
-        "$BIN" fuzz --target list | grep -qx "$t" || { echo "unknown target $t" >&2; exit 1; }
+        grep -qx "$t" <<< "$names" || { echo "unknown target $t" >&2; exit 1; }
     done
 
     lane() {
