@@ -89,6 +89,7 @@ enum Next {
 }
 
 /// Runs the interface on stdin until `quit` or the end of input.
+#[allow(clippy::unnecessary_wraps)] // the signature every command has
 pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
     let out = Output(Arc::new(Mutex::new(io::stdout())));
     let stdin = io::stdin();
@@ -160,10 +161,10 @@ pub fn fuzz(input: &[u8]) -> Result<(), String> {
         return Err(format!("answers {got:?}, expected {want:?}; output:\n{output}"));
     }
     for line in output.lines() {
-        if let Some(mv) = line.strip_prefix("bestmove ") {
-            if mv.is_empty() || mv.len() > 4 || !mv.bytes().all(|b| b.is_ascii_alphanumeric()) {
-                return Err(format!("bad bestmove line {line:?}"));
-            }
+        if let Some(mv) = line.strip_prefix("bestmove ")
+            && (mv.is_empty() || mv.len() > 4 || !mv.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            return Err(format!("bad bestmove line {line:?}"));
         }
     }
     Ok(())
