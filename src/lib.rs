@@ -2,6 +2,8 @@
 
 pub mod bitboard;
 pub mod dataset;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod games;
 pub mod geometry;

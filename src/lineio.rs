@@ -120,6 +120,10 @@ pub struct LineReader<R> {
     number: usize,
     /// The last line ended with a bare `\r`: a `\n` that comes next belongs to it.
     skip_lf: bool,
+    /// Report a line as too long as soon as it passes the cap (see [`LineReader::eager`]).
+    eager: bool,
+    /// The rest of a line already reported as too long is still to be dropped.
+    discarding: bool,
     buf: Vec<u8>,
 }
 
@@ -131,7 +135,25 @@ impl<R: BufRead> LineReader<R> {
 
     /// A reader that keeps at most `limit` bytes of a line.
     pub fn with_limit(inner: R, limit: usize) -> Self {
-        LineReader { inner, limit, number: 0, skip_lf: false, buf: Vec::new() }
+        LineReader {
+            inner,
+            limit,
+            number: 0,
+            skip_lf: false,
+            eager: false,
+            discarding: false,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Reports a line as [`LineError::TooLong`] as soon as its bytes pass the cap, without
+    /// waiting for its terminator (a peer that streams bytes without a newline is answered at
+    /// once); the rest of that line, up to its terminator, is then dropped without being
+    /// counted as a line. `len` in the error is then the bytes seen so far.
+    #[must_use]
+    pub fn eager(mut self) -> Self {
+        self.eager = true;
+        self
     }
 
     /// Number of lines returned so far.
@@ -172,8 +194,20 @@ impl<R: BufRead> LineReader<R> {
                     continue;
                 }
             }
-            seen_any = true;
             let end = available.iter().position(|&b| b == b'\n' || b == b'\r');
+            if self.discarding {
+                // The rest of a line already reported as too long.
+                if let Some(at) = end {
+                    self.skip_lf = available[at] == b'\r';
+                    self.discarding = false;
+                    self.inner.consume(at + 1);
+                } else {
+                    let n = available.len();
+                    self.inner.consume(n);
+                }
+                continue;
+            }
+            seen_any = true;
             let chunk = &available[..end.unwrap_or(available.len())];
             let room = self.limit.saturating_sub(self.buf.len());
             self.buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
@@ -186,6 +220,10 @@ impl<R: BufRead> LineReader<R> {
             }
             let n = chunk.len();
             self.inner.consume(n);
+            if self.eager && len > self.limit {
+                self.discarding = true;
+                break;
+            }
         }
         self.number += 1;
         let content = if len > self.limit {
@@ -273,6 +311,24 @@ mod tests {
         let got = texts(b"abcd\nabcde\n", 4);
         assert_eq!(got[0], Ok("abcd".into()));
         assert_eq!(got[1], Err(LineError::TooLong { len: 5, limit: 4 }));
+    }
+
+    #[test]
+    fn eager_reports_a_long_line_before_its_end() {
+        let mut input = vec![b'y'; 50];
+        input.extend_from_slice(b"\r\nok\n");
+        let mut reader = LineReader::with_limit(&input[..], 8).eager();
+        let first = reader.next_line().unwrap().unwrap();
+        assert!(matches!(first.content, Err(LineError::TooLong { limit: 8, .. })));
+        let second = reader.next_line().unwrap().unwrap();
+        assert_eq!((second.number, second.text()), (2, Ok("ok")));
+        assert!(reader.next_line().unwrap().is_none());
+        // A peer that never sends a newline is still answered, from a slow stream too.
+        let endless = [b'z'; 40];
+        let mut reader =
+            LineReader::with_limit(io::BufReader::with_capacity(3, Trickle(&endless)), 8).eager();
+        assert!(reader.next_line().unwrap().unwrap().content.is_err());
+        assert!(reader.next_line().unwrap().is_none());
     }
 
     #[test]

@@ -6,13 +6,14 @@
 //! placements are left, solves the exact final score ([`AlphaBetaScore`]) and plays a move
 //! achieving it (falling back to the engine if the solve does not finish in time).
 
-use std::io::{BufRead, Write as _};
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use bitsolve::games::gauss::picture::names_picture;
 use bitsolve::games::gauss::{Collection, Colour, Gauss, GaussMove, GaussMoves, Rules};
+use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{Engine, EngineOptions, Evaluate, SearchLimits};
 use bitsolve::search::score::{AlphaBetaScore, ScoreSolver};
 use bitsolve::zobrist::KeyStream;
@@ -249,7 +250,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
     };
     let mut engine = EnginePlayer::new(&args.player, true);
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = LineReader::new(stdin.lock());
     println!(
         "Gauss: moves are a point and a colour (`d4r`); `names` shows the point names, `quit` ends."
     );
@@ -276,11 +277,17 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
         loop {
             print!("{} to move> ", if mover == Colour::Red { "red" } else { "blue" });
             std::io::stdout().flush()?;
-            let Some(line) = lines.next() else {
+            let Some(line) = lines.next_line()? else {
                 println!();
                 bail!("input ended before the game did");
             };
-            let line = line?;
+            let line = match line.content {
+                Ok(text) => text,
+                Err(e) => {
+                    println!("not a legal move: column {}: {e}", e.column());
+                    continue;
+                }
+            };
             match line.trim() {
                 "" => {}
                 "quit" | "exit" => {

@@ -1,10 +1,11 @@
 //! `bitsolve gipf`: the GIPF command interpreter ([`bitsolve::protocol::gipf`]) on stdin and
 //! stdout, answering each command as soon as it is read. Bad input never stops it.
 
-use std::io::{self, BufRead, Write};
+use std::io;
 use std::process::ExitCode;
 
 use bitsolve::SolverKind;
+use bitsolve::lineio::LineReader;
 use bitsolve::protocol::gipf::Interpreter;
 
 /// Arguments of `bitsolve gipf`.
@@ -19,23 +20,14 @@ pub struct GipfArgs {
     solver: SolverKind,
 }
 
-/// Runs the interpreter on stdin until end of input.
+/// Runs the interpreter on stdin until end of input, answering each command as soon as its
+/// lines are read.
 pub fn run(args: &GipfArgs) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
-    let lines: Vec<String> = stdin.lock().lines().map_while(Result::ok).collect();
+    let mut lines = LineReader::new(stdin.lock());
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut interp = Interpreter::new(args.tt_mib, args.solver);
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].trim();
-        i += 1;
-        if line.is_empty() {
-            continue;
-        }
-        let text = interp.command(line, &lines, &mut i);
-        out.write_all(text.as_bytes())?;
-        out.flush()?;
-    }
+    interp.serve(&mut lines, &mut out)?;
     Ok(ExitCode::SUCCESS)
 }

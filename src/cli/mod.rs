@@ -5,6 +5,7 @@ mod batch;
 mod bench;
 mod compare;
 mod dataset;
+mod fuzz;
 mod gauss;
 mod geography;
 mod gipf;
@@ -57,6 +58,9 @@ enum Command {
     Geography(geography::GeographyArgs),
     /// Gauss: play against the engine, engine matches, pictures, random positions.
     Gauss(gauss::GaussArgs),
+    /// The stable fuzz driver (see `scripts/fuzz.sh`).
+    #[command(hide = true)]
+    Fuzz(fuzz::FuzzArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -117,6 +121,7 @@ pub fn main() -> ExitCode {
         Command::Szochy(args) => szochy::run(&args),
         Command::Geography(args) => geography::run(&args),
         Command::Gauss(args) => gauss::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

@@ -16,9 +16,12 @@
 //! assert_eq!(out, "BOARD_STATE_OK\nNO_WINNING_STRATEGY\n");
 //! ```
 
+use std::io::{self, BufRead, Write};
+
 use crate::games::gipf::notation::{parse_params, parse_reserves, parse_row};
 use crate::games::gipf::{BoardText, Gipf, LoadError, Run, State};
 use crate::geometry::hex::{MAX_SIDE, MIN_SIDE, Point};
+use crate::lineio::{LineError, LineReader};
 use crate::search::retro::RetroSolver;
 use crate::search::{Report, Solver};
 use crate::{Game, Limits, Outcome, Player, SolverKind, SolverOptions, make_solver};
@@ -50,6 +53,8 @@ pub struct Interpreter {
     /// its table is allocated (and its pages touched) once.
     quick: Option<Box<dyn Solver<Gipf>>>,
     use_quick: bool,
+    /// A node cap on every search (see [`Interpreter::with_node_cap`]).
+    node_cap: Option<u64>,
 }
 
 /// The side that wins, given the outcome for `mover` (none for a draw or no answer).
@@ -69,7 +74,15 @@ impl Interpreter {
     /// An interpreter with no board; the solving commands use solver `kind` with a table of
     /// `tt_mib` MiB.
     pub fn new(tt_mib: usize, kind: SolverKind) -> Self {
-        Interpreter { game: None, last_bad: None, tt_mib, kind, quick: None, use_quick: true }
+        Interpreter {
+            game: None,
+            last_bad: None,
+            tt_mib,
+            kind,
+            quick: None,
+            use_quick: true,
+            node_cap: None,
+        }
     }
 
     /// Turns the small-table first attempt of `SOLVE_GAME_STATE` on (the default) or off (then
@@ -80,30 +93,94 @@ impl Interpreter {
         self
     }
 
+    /// Caps every search of `SOLVE_GAME_STATE` and `WINNING_SEQUENCE_EXIST` at about `nodes`
+    /// nodes; a position the cap leaves unsolved is answered [`GAVE_UP`]. For fuzzing, where
+    /// every input must finish quickly; the protocol itself has no cap.
+    #[must_use]
+    pub fn with_node_cap(mut self, nodes: u64) -> Self {
+        self.node_cap = Some(nodes);
+        self
+    }
+
+    /// A node limit of `nodes` (`None`: none), lowered to the cap if there is one.
+    fn limits(&self, nodes: Option<u64>) -> Limits {
+        let nodes = match (nodes, self.node_cap) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Limits { nodes, ..Limits::default() }
+    }
+
     /// Runs every command of `input` (one per line, blank lines ignored) and returns the
     /// output, as `bitsolve gipf` prints it.
     pub fn run(&mut self, input: &str) -> String {
-        let lines: Vec<String> = input.lines().map(str::to_string).collect();
-        let mut out = String::new();
-        let mut i = 0;
-        while i < lines.len() {
-            let line = lines[i].trim();
-            i += 1;
-            if !line.is_empty() {
-                out.push_str(&self.command(line, &lines, &mut i));
-            }
+        self.run_bytes(input.as_bytes())
+    }
+
+    /// [`Interpreter::run`] on raw bytes: lines that are not text (bad UTF-8, control bytes,
+    /// longer than [`crate::lineio::MAX_LINE`]) are answered as any bad line (see
+    /// [`Interpreter::serve`]).
+    pub fn run_bytes(&mut self, input: &[u8]) -> String {
+        let mut out = Vec::new();
+        // Neither reading from a slice nor writing to a vector can fail.
+        let _ = self.serve(&mut LineReader::new(input), &mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// Answers every command read from `lines` on `out`, each as soon as its lines are read
+    /// (flushed after each answer), until the end of input. A line that is not text is a bad
+    /// line: as a command it is answered `UNKNOWN_COMMAND`; inside a board (after
+    /// `LOAD_GAME_BOARD`) it makes the load fail (`WRONG_GAME_PARAMETERS` in the two header
+    /// lines, `WRONG_BOARD_CONTENT` in a row). The interpreter reads on either way.
+    ///
+    /// # Errors
+    /// Only an I/O error of `lines` or `out`.
+    pub fn serve<R: BufRead, W: Write>(
+        &mut self,
+        lines: &mut LineReader<R>,
+        out: &mut W,
+    ) -> io::Result<()> {
+        while let Some(line) = lines.next_line()? {
+            let answer = match line.text() {
+                Err(_) => "UNKNOWN_COMMAND\n".to_string(),
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => {
+                    let mut more = || match lines.next_line() {
+                        Ok(Some(l)) => Some(l.content),
+                        Ok(None) | Err(_) => None,
+                    };
+                    self.command_with(text.trim(), &mut more)
+                }
+            };
+            out.write_all(answer.as_bytes())?;
+            out.flush()?;
         }
-        out
+        Ok(())
     }
 
     /// Runs one command (`line`, trimmed); commands that read more lines advance `next`.
     /// Returns the output text.
     pub fn command(&mut self, line: &str, lines: &[String], next: &mut usize) -> String {
+        let mut more = || {
+            let l = lines.get(*next)?;
+            *next += 1;
+            Some(Ok(l.clone()))
+        };
+        self.command_with(line, &mut more)
+    }
+
+    /// Runs one command (`line`, trimmed); `more` gives the lines after it (the board after
+    /// `LOAD_GAME_BOARD`), `None` at the end of input. Returns the output text.
+    pub fn command_with(
+        &mut self,
+        line: &str,
+        more: &mut dyn FnMut() -> Option<Result<String, LineError>>,
+    ) -> String {
         let mut words = line.split_whitespace();
         let cmd = words.next().unwrap_or("");
         let rest: Vec<&str> = words.collect();
         if cmd == "LOAD_GAME_BOARD" {
-            return self.load(lines, next);
+            return self.load(more);
         }
         let known = [
             "PRINT_GAME_BOARD",
@@ -138,21 +215,21 @@ impl Interpreter {
         }
     }
 
-    fn load(&mut self, lines: &[String], next: &mut usize) -> String {
+    fn load(&mut self, more: &mut dyn FnMut() -> Option<Result<String, LineError>>) -> String {
         self.game = None;
         self.last_bad = None;
-        let mut take = || -> Option<&str> {
-            while *next < lines.len() {
-                let l = lines[*next].trim();
-                *next += 1;
-                if !l.is_empty() {
-                    return Some(l);
+        // The next non-blank line (trimmed), a bad line as `Err`.
+        let mut take = || -> Option<Result<String, LineError>> {
+            loop {
+                match more()? {
+                    Ok(l) if l.trim().is_empty() => {}
+                    Ok(l) => return Some(Ok(l.trim().to_string())),
+                    Err(e) => return Some(Err(e)),
                 }
             }
-            None
         };
-        let params = take().and_then(parse_params);
-        let reserves = take().and_then(parse_reserves);
+        let params = take().and_then(|l| parse_params(&l.ok()?));
+        let reserves = take().and_then(|l| parse_reserves(&l.ok()?));
         let (Some(params), Some((reserve, to_move))) = (params, reserves) else {
             return format!("{}\n", LoadError::Parameters.message());
         };
@@ -161,11 +238,16 @@ impl Interpreter {
             return format!("{}\n", LoadError::Parameters.message());
         }
         let mut rows = Vec::new();
+        let mut bad_row = false;
         for _ in 0..2 * side - 1 {
             match take() {
-                Some(l) => rows.push(parse_row(l)),
+                Some(Ok(l)) => rows.push(parse_row(&l)),
+                Some(Err(_)) => bad_row = true,
                 None => break,
             }
+        }
+        if bad_row {
+            return format!("{}\n", LoadError::Content.message());
         }
         match Gipf::from_text(&BoardText { params, reserve, to_move, rows }) {
             Ok(g) => {
@@ -237,13 +319,14 @@ impl Interpreter {
     fn solve_report(&mut self, game: &Gipf) -> Report<<Gipf as Game>::Move> {
         if self.use_quick && self.runs_dfpn() && self.tt_mib > QUICK_TT_MIB {
             let options = SolverOptions { tt_mib: QUICK_TT_MIB, ..self.dfpn_options() };
+            let limits = self.limits(Some(QUICK_NODES));
             let quick = self.quick.get_or_insert_with(|| make_solver(SolverKind::Dfpn, &options));
-            let report = quick.solve(game, &Limits::nodes(QUICK_NODES));
+            let report = quick.solve(game, &limits);
             if report.outcome.is_some() {
                 return report;
             }
         }
-        self.solver::<Gipf>().solve(game, &Limits::none())
+        self.solver::<Gipf>().solve(game, &self.limits(None))
     }
 
     fn solve(&mut self, game: &Gipf) -> String {
@@ -273,16 +356,16 @@ impl Interpreter {
         };
         let bounded = Bounded { pos: game.clone(), plies_left: n };
         let mut solver = self.solver::<Bounded>();
-        let report = solver.solve(&bounded, &Limits::nodes(SEQUENCE_NODES));
+        let report = solver.solve(&bounded, &self.limits(Some(SEQUENCE_NODES)));
         if report.outcome.is_some() {
             return answer(winner(mover, report.outcome));
         }
-        let retro = RetroSolver::quiet().solve(game, &Limits::nodes(SEQUENCE_RETRO_POSITIONS));
+        let retro = RetroSolver::quiet().solve(game, &self.limits(Some(SEQUENCE_RETRO_POSITIONS)));
         if let Some(outcome) = retro.outcome {
             let within = retro.plies.is_some_and(|d| d <= n);
             return answer(if within { winner(mover, Some(outcome)) } else { None });
         }
-        match solver.solve(&bounded, &Limits::none()).outcome {
+        match solver.solve(&bounded, &self.limits(None)).outcome {
             None => format!("{GAVE_UP}\n"),
             outcome => answer(winner(mover, outcome)),
         }

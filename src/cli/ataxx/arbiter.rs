@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::SearchLimits;
 use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
 
@@ -42,6 +43,8 @@ struct Session {
     lag: LagTracker,
     args: EngineArgs,
     verbose: bool,
+    /// Fuzzing: every search at most this deep (and a few thousand nodes).
+    depth_cap: Option<u32>,
 }
 
 /// How long after the hard limit the watchdog answers without the engine.
@@ -69,19 +72,72 @@ pub fn run(args: &ArbiterArgs) -> anyhow::Result<ExitCode> {
         lag: LagTracker::default(),
         args: args.engine.clone(),
         verbose: args.verbose,
+        depth_cap: None,
     };
     let stdin = io::stdin();
-    let mut out = io::stdout();
-    for line in stdin.lock().lines() {
+    serve(&mut session, &mut LineReader::new(stdin.lock()), &mut io::stdout())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Handles every line of `lines` until `koniec` or the end of input; a bad line is reported on
+/// stderr and changes nothing.
+fn serve(
+    session: &mut Session,
+    lines: &mut LineReader<impl BufRead>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    while let Some(line) = lines.next_line()? {
         let received = Instant::now();
-        let line = line?;
-        match session.line(line.trim(), received, &mut out) {
+        let line = match line.content {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!(
+                    "arbiter: line {}, column {}: {e} (line ignored)",
+                    line.number,
+                    e.column()
+                );
+                continue;
+            }
+        };
+        match session.line(line.trim(), received, out) {
             Ok(Step::Continue) => {}
             Ok(Step::Quit) => break,
             Err(message) => eprintln!("arbiter: {message} (line {line:?} ignored)"),
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// The fuzz target of the arbiter loop: a whole game's input from the standard start, every
+/// search capped at depth 2; every answer must be one `<from><to>` line.
+///
+/// # Errors
+/// The property that failed, with the output.
+pub fn fuzz(input: &[u8]) -> Result<(), String> {
+    let start = AtaxxPolish::startpos();
+    let engine = EngineArgs { threads: 1, hash: 1, depth: None, nodes: None };
+    let mut session = Session {
+        game: GameRecord::new(start.clone()),
+        start,
+        colour: None,
+        clock: Duration::ZERO,
+        searcher: Searcher::new(&engine.options()),
+        lag: LagTracker::default(),
+        args: engine,
+        verbose: false,
+        depth_cap: Some(2),
+    };
+    let mut out = Vec::new();
+    serve(&mut session, &mut LineReader::new(input), &mut out).map_err(|e| e.to_string())?;
+    let text = String::from_utf8(out).map_err(|e| e.to_string())?;
+    for line in text.lines() {
+        let b = line.as_bytes();
+        let square = |f: u8, r: u8| (b'a'..=b'g').contains(&f) && (b'1'..=b'7').contains(&r);
+        if b.len() != 4 || !square(b[0], b[1]) || !square(b[2], b[3]) {
+            return Err(format!("answer {line:?} is not <from><to>; output:\n{text}"));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a millisecond count.
@@ -172,8 +228,11 @@ impl Session {
         let limits = SearchLimits {
             soft_time: Some(budget.soft),
             hard_time: Some(budget.hard),
-            depth: self.args.depth,
-            nodes: self.args.nodes,
+            depth: match (self.args.depth, self.depth_cap) {
+                (Some(d), Some(c)) => Some(d.min(c)),
+                (d, c) => d.or(c),
+            },
+            nodes: if self.depth_cap.is_some() { Some(2_000) } else { self.args.nodes },
             stop: None,
         };
         let verbose = self.verbose;

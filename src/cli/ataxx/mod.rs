@@ -35,6 +35,22 @@ pub fn run(args: &AtaxxArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// The fuzz target of the UAI loop (see `uai::fuzz`).
+///
+/// # Errors
+/// The property that failed.
+pub fn fuzz_uai(input: &[u8]) -> Result<(), String> {
+    uai::fuzz(input)
+}
+
+/// The fuzz target of the arbiter loop (see `arbiter::fuzz`).
+///
+/// # Errors
+/// The property that failed.
+pub fn fuzz_arbiter(input: &[u8]) -> Result<(), String> {
+    arbiter::fuzz(input)
+}
+
 /// Engine settings shared by the arbiter and UAI front ends.
 #[derive(clap::Args, Debug, Clone)]
 pub struct EngineArgs {

@@ -1,12 +1,13 @@
 //! The players a match can seat: built-in random and most-captures players, and engines run as
 //! child processes speaking either the arbiter protocol or UAI.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
+use bitsolve::lineio::LineReader;
 use bitsolve::{Ataxx, AtaxxMove, Game, Notation, Player};
 
 /// How a player is specified on the command line.
@@ -184,9 +185,12 @@ impl Process {
         let stdout = child.stdout.take().ok_or("no stdout")?;
         let (tx, rx) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
+            // A line that is not text reaches the referee as a note that no move parses from
+            // (an arbiter engine's answer is then an illegal move; a UAI engine's is skipped).
+            for line in LineReader::new(BufReader::new(stdout)) {
                 let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                let text = line.content.unwrap_or_else(|e| format!("(unreadable line: {e})"));
+                if tx.send(text).is_err() {
                     break;
                 }
             }

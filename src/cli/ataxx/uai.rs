@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
 use bitsolve::{Ataxx, AtaxxMove, Game, Notation, Perft, Player};
 
@@ -34,19 +35,32 @@ pub struct UaiArgs {
 
 /// Writes protocol lines: one lock per line, flushed, shared by the reader and search threads.
 #[derive(Clone)]
-struct Output(Arc<Mutex<io::Stdout>>);
+struct Output(Arc<Mutex<dyn Write + Send>>);
 
 impl Output {
     fn line(&self, text: &str) {
-        let guard = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut lock = guard.lock();
-        let _ = writeln!(lock, "{text}");
-        let _ = lock.flush();
+        let mut out = lock(&self.0);
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
     }
+}
+
+/// Bounds on the work of every command, so that each fuzz input ends quickly: searches,
+/// `perft` and `bench` at most this deep, searches at most this many nodes, hash and threads
+/// at their minimum.
+#[derive(Clone, Copy, Debug)]
+pub struct Caps {
+    /// Deepest search, perft or bench depth.
+    pub depth: u32,
+    /// Most nodes per search.
+    pub nodes: u64,
 }
 
 /// A search running on its own thread; joining it gives the searcher back.
 struct Running<const POLISH: bool> {
+    /// `go infinite`: the search ends only on `stop`, so a command that must wait for it
+    /// stops it first.
+    infinite: bool,
     stop: Arc<AtomicBool>,
     thread: JoinHandle<Searcher<Ataxx<POLISH>>>,
 }
@@ -64,6 +78,7 @@ struct Session<const POLISH: bool> {
     options: EngineOptions,
     args: EngineArgs,
     out: Output,
+    caps: Option<Caps>,
 }
 
 /// What the reader loop does next.
@@ -74,29 +89,89 @@ enum Next {
 }
 
 /// Runs the interface on stdin until `quit` or the end of input.
+#[allow(clippy::unnecessary_wraps)] // the signature every command has
 pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
     let out = Output(Arc::new(Mutex::new(io::stdout())));
-    let mut options = args.engine.options();
-    let mut polish = args.polish;
     let stdin = io::stdin();
-    let mut lines = stdin.lock().lines();
+    serve_all(&mut LineReader::new(stdin.lock()), &args.engine, args.polish, &out, None);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves every line of `lines` (switching rule sets as asked) until `quit` or the end.
+fn serve_all(
+    lines: &mut LineReader<impl BufRead>,
+    engine: &EngineArgs,
+    polish: bool,
+    out: &Output,
+    caps: Option<Caps>,
+) {
+    let mut options = engine.options();
+    let mut polish = polish;
     loop {
         let next = if polish {
-            Session::<true>::new(&options, &args.engine, out.clone())
-                .serve(&mut lines, &mut options)
+            Session::<true>::new(&options, engine, out.clone(), caps).serve(lines, &mut options)
         } else {
-            Session::<false>::new(&options, &args.engine, out.clone())
-                .serve(&mut lines, &mut options)
+            Session::<false>::new(&options, engine, out.clone(), caps).serve(lines, &mut options)
         };
         match next {
             Next::SwitchRules(p) => polish = p,
-            Next::Quit | Next::Continue => return Ok(ExitCode::SUCCESS),
+            Next::Quit | Next::Continue => return,
         }
     }
 }
 
+/// Collects the session's output for [`fuzz`].
+struct Collect(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Collect {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        lock(&self.0).extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The fuzz target of the UAI loop: runs a whole session on `input` under [`Caps`] and checks
+/// that every `uai` before the first `quit` is answered `uaiok` and every `isready`
+/// `readyok`, in order, and that each `bestmove` names a move or `0000`.
+///
+/// # Errors
+/// The property that failed, with the output.
+pub fn fuzz(input: &[u8]) -> Result<(), String> {
+    let buffer = Arc::new(Mutex::new(Vec::new()));
+    let out = Output(Arc::new(Mutex::new(Collect(buffer.clone()))));
+    let engine = EngineArgs { threads: 1, hash: 1, depth: None, nodes: None };
+    let caps = Caps { depth: 2, nodes: 2_000 };
+    serve_all(&mut LineReader::new(input), &engine, false, &out, Some(caps));
+    let output = String::from_utf8(lock(&buffer).clone()).map_err(|e| e.to_string())?;
+    let mut want = Vec::new();
+    for line in LineReader::new(input).map_while(Result::ok) {
+        let Ok(text) = line.text() else { continue };
+        match text.split_whitespace().next() {
+            Some("quit") => break,
+            Some("uai") => want.push("uaiok"),
+            Some("isready") => want.push("readyok"),
+            _ => {}
+        }
+    }
+    let got: Vec<&str> = output.lines().filter(|l| *l == "uaiok" || *l == "readyok").collect();
+    if got != want {
+        return Err(format!("answers {got:?}, expected {want:?}; output:\n{output}"));
+    }
+    for line in output.lines() {
+        if let Some(mv) = line.strip_prefix("bestmove ")
+            && (mv.is_empty() || mv.len() > 4 || !mv.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            return Err(format!("bad bestmove line {line:?}"));
+        }
+    }
+    Ok(())
+}
+
 /// Locks a mutex, ignoring poisoning (the data are plain values).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+fn lock<T: ?Sized>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -185,7 +260,7 @@ const BENCH: [(&str, u32); 4] = [
 ];
 
 impl<const POLISH: bool> Session<POLISH> {
-    fn new(options: &EngineOptions, args: &EngineArgs, out: Output) -> Self {
+    fn new(options: &EngineOptions, args: &EngineArgs, out: Output, caps: Option<Caps>) -> Self {
         Session {
             game: GameRecord::new(Ataxx::startpos()),
             searcher: Some(Searcher::new(options)),
@@ -194,17 +269,26 @@ impl<const POLISH: bool> Session<POLISH> {
             options: options.clone(),
             args: args.clone(),
             out,
+            caps,
         }
     }
 
     /// Reads commands until `quit`, the end of input, or a change of rule set.
-    fn serve(
-        mut self,
-        lines: &mut impl Iterator<Item = io::Result<String>>,
-        options: &mut EngineOptions,
-    ) -> Next {
-        for line in lines {
-            let Ok(line) = line else { break };
+    /// A line that is not text (bad UTF-8, control bytes, too long) is reported on stderr and
+    /// changes nothing, like any bad command.
+    fn serve(mut self, lines: &mut LineReader<impl BufRead>, options: &mut EngineOptions) -> Next {
+        while let Ok(Some(line)) = lines.next_line() {
+            let line = match line.content {
+                Ok(text) => text,
+                Err(e) => {
+                    eprintln!(
+                        "uai: line {}, column {}: {e} (line ignored)",
+                        line.number,
+                        e.column()
+                    );
+                    continue;
+                }
+            };
             let words: Vec<&str> = line.split_whitespace().collect();
             let next = match self.command(&words) {
                 Ok(next) => next,
@@ -280,6 +364,9 @@ impl<const POLISH: bool> Session<POLISH> {
     /// Waits for the running search (which prints its `bestmove`) and takes the engine back.
     fn join_search(&mut self) {
         if let Some(running) = self.running.take() {
+            if running.infinite {
+                running.stop.store(true, Ordering::Relaxed);
+            }
             if let Ok(searcher) = running.thread.join() {
                 self.searcher = Some(searcher);
             } else {
@@ -329,6 +416,10 @@ impl<const POLISH: bool> Session<POLISH> {
                 };
             }
             _ => return Err(format!("unknown option {name:?}")),
+        }
+        if self.caps.is_some() {
+            self.options.hash_mib = 1;
+            self.options.threads = 1;
         }
         let options = self.options.clone();
         self.searcher_mut().set_options(&options);
@@ -392,6 +483,10 @@ impl<const POLISH: bool> Session<POLISH> {
         } else {
             None
         };
+        if let Some(caps) = self.caps {
+            limits.depth = Some(limits.depth.map_or(caps.depth, |d| d.min(caps.depth)));
+            limits.nodes = Some(limits.nodes.map_or(caps.nodes, |n| n.min(caps.nodes)));
+        }
         let mut deadline = None;
         if !infinite && let Some(b) = budget {
             limits.soft_time = Some(b.soft);
@@ -432,7 +527,7 @@ impl<const POLISH: bool> Session<POLISH> {
                 searcher
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.running = Some(Running { stop, thread });
+        self.running = Some(Running { infinite, stop, thread });
         Ok(())
     }
 
@@ -444,6 +539,7 @@ impl<const POLISH: bool> Session<POLISH> {
             .and_then(|w| w.parse().ok())
             .filter(|d| (1..=12).contains(d))
             .ok_or("perft needs a depth 1..12")?;
+        let depth = self.caps.map_or(depth, |c| depth.min(c.depth));
         self.join_search();
         let pos = self.game.position();
         if split {
@@ -468,9 +564,11 @@ impl<const POLISH: bool> Session<POLISH> {
     /// `bench`: fixed-depth searches of fixed positions; the total node count is a signature.
     fn bench(&mut self) {
         let start = Instant::now();
+        let cap = self.caps.map_or(u32::MAX, |c| c.depth);
         let nodes = self.searcher_mut().with_engine(|engine| {
             let mut nodes = 0;
             for (fen, depth) in BENCH {
+                let depth = depth.min(cap);
                 let pos = Ataxx::<POLISH>::parse_position(fen).expect("bench positions are valid");
                 engine.clear();
                 let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };

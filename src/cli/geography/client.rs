@@ -6,11 +6,12 @@
 //! <text>` (error). We answer `210 <v>` in one write on a `TCP_NODELAY` socket, and disconnect
 //! after any code `>= 230`.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::net::TcpStream;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
+use bitsolve::lineio::LineReader;
 use bitsolve::{Game, Geography, Notation};
 
 use super::player::Strategy;
@@ -44,18 +45,28 @@ pub fn play(addr: &str, strategy: &mut Strategy, log: &mut dyn Write) -> Result<
     let stream = TcpStream::connect(addr).with_context(|| format!("connecting to {addr}"))?;
     stream.set_nodelay(true).context("setting TCP_NODELAY")?;
     let mut writer = stream.try_clone().context("cloning the socket")?;
-    let mut reader = BufReader::new(stream);
+    let mut reader = LineReader::new(BufReader::new(stream));
     let start = Instant::now();
     let mut pos: Option<Geography> = None;
-    let mut line = String::new();
     loop {
-        line.clear();
-        let n = reader.read_line(&mut line).context("reading from the server")?;
+        let line = reader.next_line().context("reading from the server")?;
         let received = Instant::now();
-        if n == 0 {
+        let Some(line) = line else {
             bail!("the server closed the connection before the game ended");
+        };
+        let msg = match &line.content {
+            Ok(text) => text.trim(),
+            Err(e) => {
+                // Not a message of the protocol: noted and skipped; the server's next line
+                // (or its timeout) decides the game.
+                let at = start.elapsed().as_secs_f64();
+                let _ = writeln!(log, "[{at:8.3}s] Received an unreadable line: {e}");
+                continue;
+            }
+        };
+        if msg.is_empty() {
+            continue;
         }
-        let msg = line.trim();
         let _ = writeln!(log, "[{:8.3}s] Received: {msg}", start.elapsed().as_secs_f64());
         let (code, rest) = msg.split_once(' ').unwrap_or((msg, ""));
         match code {

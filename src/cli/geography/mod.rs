@@ -23,6 +23,7 @@ use clap::Subcommand;
 
 use client::GameEnd;
 use player::{EnginePlayer, PlainPlayer, Strategy};
+pub use server::fuzz_lines as fuzz_server_lines;
 
 /// Arguments of `bitsolve geography`.
 #[derive(clap::Args, Debug)]

@@ -8,12 +8,13 @@
 //! a win (`230`), and draws every graph from a seed. An error (`999 ...`) loses the game for the
 //! side that made it: it gets `999 <reason>` then `240`, the opponent `999 <notice>` then `230`.
 
-use std::io::{Read, Write};
+use std::io::{BufReader, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use bitsolve::lineio::{Line, LineReader};
 use bitsolve::zobrist::splitmix64;
 use bitsolve::{Game, Geography, Notation};
 
@@ -152,36 +153,43 @@ enum Input {
     Closed,
 }
 
-/// Reads `stream` line by line and forwards each line as `(side, Input)`.
-fn read_lines(side: usize, mut stream: TcpStream, tx: &Sender<(usize, Input)>) {
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 1024];
+/// Reads `stream` line by line and forwards each line as `(side, Input)`: a line longer than
+/// [`MAX_LINE`] is garbage as soon as its bytes pass the cap, one that is not text (bad UTF-8,
+/// control bytes) when its end arrives.
+fn read_lines(side: usize, stream: TcpStream, tx: &Sender<(usize, Input)>) {
+    let mut lines = LineReader::with_limit(BufReader::new(stream), MAX_LINE).eager();
     loop {
-        let n = match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => {
-                let _ = tx.send((side, Input::Closed));
-                return;
-            }
-            Ok(n) => n,
+        let Ok(Some(line)) = lines.next_line() else {
+            let _ = tx.send((side, Input::Closed));
+            return;
         };
-        let now = Instant::now();
-        buf.extend_from_slice(&chunk[..n]);
-        while let Some(i) = buf.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = buf.drain(..=i).collect();
-            let input = match std::str::from_utf8(&line) {
-                Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => Input::Line(text.trim().to_string(), now),
-                Err(_) => Input::Garbage(now),
-            };
-            if tx.send((side, input)).is_err() {
-                return;
-            }
+        let Some(input) = input_of(line, Instant::now()) else { continue };
+        if tx.send((side, input)).is_err() {
+            return;
         }
-        if buf.len() > MAX_LINE {
-            buf.clear();
-            if tx.send((side, Input::Garbage(now))).is_err() {
-                return;
-            }
+    }
+}
+
+/// What a line read at `now` is for the referee; `None` for a blank line (ignored).
+fn input_of(line: Line, now: Instant) -> Option<Input> {
+    match line.content {
+        Ok(text) if text.trim().is_empty() => None,
+        Ok(text) => Some(Input::Line(text.trim().to_string(), now)),
+        Err(_) => Some(Input::Garbage(now)),
+    }
+}
+
+/// The fuzz target of the server's reading: the bytes a client sends, read as the server reads
+/// them; a line that reads as a move is two words, `210` and a number.
+pub fn fuzz_lines(data: &[u8]) {
+    let now = Instant::now();
+    for line in LineReader::with_limit(data, MAX_LINE).eager().map_while(Result::ok) {
+        if let Some(Input::Line(text, _)) = input_of(line, now)
+            && let Some(v) = parse_move(&text)
+        {
+            let words: Vec<&str> = text.split_ascii_whitespace().collect();
+            assert_eq!((words.len(), words[0]), (2, "210"), "{text:?} read as move {v}");
+            assert_eq!(words[1].parse::<u8>().ok(), Some(v), "{text:?} read as move {v}");
         }
     }
 }
