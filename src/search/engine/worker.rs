@@ -16,6 +16,7 @@ use super::{
     EVAL_LIMIT, Evaluate, MAX_PLY, SearchInfo, SearchLimits, WIN, loss_in, mate_distance, win_in,
 };
 use crate::game::{MoveList, Outcome};
+use crate::search::history::repeated_index;
 use crate::search::tt::{TranspositionTable, TtStats};
 
 /// A score outside every real one: the initial window `(-INFINITY, INFINITY)`.
@@ -229,12 +230,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// reversible window).
     #[inline]
     fn repeats(&self, pos: &G) -> bool {
-        if G::ACYCLIC {
-            return false;
-        }
-        let hash = pos.hash();
-        let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
-        self.path.iter().rev().take(window).any(|&h| h == hash)
+        repeated_index(&self.path, pos).is_some()
     }
 
     /// The static evaluation, clamped to the documented range.
