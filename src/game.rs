@@ -138,31 +138,6 @@ impl<M: Send> MoveList<M> for Vec<M> {
     }
 }
 
-/// Facts about a game's tree that proof-number searches use to pick their defaults
-/// ([`crate::search::SolverOptions::for_game`]); command-line flags override them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchHints {
-    /// Reply counts differ enough between positions to be worth a move generation per new
-    /// node (df-pn and PNS then start a new leaf's numbers from its move count). `false` for
-    /// games whose reply counts are nearly uniform (GIPF: every push of a non-empty reserve).
-    pub informative_mobility: bool,
-    /// A side often wins with whatever it plays (GIPF: the opponent's reserve is empty), so
-    /// df-pn should count a new leaf whose mover wins with its first reply as solved at once.
-    pub first_reply_wins_often: bool,
-    /// The df-pn 1+epsilon threshold factor measured best on the game's own positions
-    /// (`None`: plain df-pn thresholds).
-    pub dfpn_epsilon: Option<f64>,
-}
-
-impl SearchHints {
-    /// No special knowledge: mobility initialisation, no probe, plain thresholds.
-    pub const DEFAULT: SearchHints = SearchHints {
-        informative_mobility: true,
-        first_reply_wins_often: false,
-        dfpn_epsilon: None,
-    };
-}
-
 /// Rules of a two-player, zero-sum, perfect-information game.
 ///
 /// Positions are small and `Clone`; searches copy a position, then [`Game::play`] on the copy.
@@ -177,10 +152,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// `true` when no sequence of moves can return to an earlier position, so searches may skip
     /// repetition bookkeeping. Games with cycles treat a repeated position as a draw in search.
     const ACYCLIC: bool = false;
-
-    /// What proof-number searches should assume about this game by default (see
-    /// [`SearchHints`]).
-    const SEARCH_HINTS: SearchHints = SearchHints::DEFAULT;
 
     /// Appends every legal move for the side to move (nothing once the game is over).
     fn generate_moves(&self, moves: &mut Self::Moves);
@@ -306,5 +277,25 @@ pub trait Scored: Game {
     /// it is worse for the opponent). Default: 0.
     fn score_estimate(&self) -> i32 {
         0
+    }
+}
+
+/// What a playing engine ([`crate::search::engine`]) needs from a game beyond its rules: a
+/// static evaluation and optional hints.
+pub trait Evaluate: Game {
+    /// Static score of a position that is not over, from the side to move's view, within
+    /// `±`[`EVAL_LIMIT`](crate::search::engine::EVAL_LIMIT). Larger is better for the side to move.
+    fn evaluate(&self) -> i32;
+
+    /// A cheap ordering hint for `mv` in this position (larger is tried first), e.g. the
+    /// material it gains. Default: no preference.
+    fn move_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// Whether a rule outside [`Game`] (a move-count rule such as Ataxx's 50 jumps) has already
+    /// ended this position in a draw. Default: never.
+    fn is_rule_draw(&self) -> bool {
+        false
     }
 }

@@ -16,7 +16,7 @@ pub mod search;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
-pub use game::{ByPlayer, Game, MoveList, Outcome, Perft, Player, Scored, SearchHints};
+pub use game::{ByPlayer, Evaluate, Game, MoveList, Outcome, Perft, Player, Scored};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;
@@ -24,4 +24,5 @@ pub use games::gauss::{Gauss, GaussMove};
 pub use games::geography::Geography;
 pub use games::gipf::{Gipf, GipfMove};
 pub use notation::{Notation, ParseError};
+pub use search::hints::SearchHints;
 pub use search::{Limits, Report, Solver, SolverKind, SolverOptions, Stats, Value, make_solver};

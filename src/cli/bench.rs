@@ -1,6 +1,11 @@
 //! `bitsolve bench`: a fixed suite whose total node count is a signature of the code's
 //! behaviour (the same number on every machine), plus its speed on this one.
+//!
+//! The expected signature is pinned in `benches/SIGNATURE`; `bitsolve bench --check
+//! benches/SIGNATURE` (run by `.ci/run`) fails when the suite's total differs from it, so a
+//! change of search behaviour is seen and the file is updated on purpose, with its reason.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -9,9 +14,14 @@ use bitsolve::{
     GameKind, Limits, Notation, Perft, SolverKind, SolverOptions, make_solver, with_game,
 };
 
-/// Arguments of `bitsolve bench` (none yet).
+/// Arguments of `bitsolve bench`.
 #[derive(clap::Args, Debug)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// A file holding the expected signature (`benches/SIGNATURE`): exit with an error when the
+    /// suite's signature differs from it.
+    #[arg(long, value_name = "FILE")]
+    check: Option<PathBuf>,
+}
 
 /// One item of the suite.
 enum Task {
@@ -71,8 +81,18 @@ const GIPF_S3: &str = "3 4 6 5/2 1 W/W_B/____/B___W/__B_/BWW";
 /// A small graph with cycles, draws and wins.
 const DIGRAPH: &str = "0|1 2 3;2 4;0 5;6 1;3;7 4;5 2;;";
 
-/// Runs the suite.
-pub fn run(_args: &BenchArgs) -> Result<ExitCode> {
+/// Runs the suite, then compares its signature with the pinned one if asked.
+pub fn run(args: &BenchArgs) -> Result<ExitCode> {
+    // Read the pinned value first, so a bad file fails before the suite runs.
+    let pinned = match &args.check {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("reading the signature file {}", path.display()))?;
+            let value = parse_signature(&bytes).with_context(|| format!("{}", path.display()))?;
+            Some((path, value))
+        }
+        None => None,
+    };
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (game, position, task) in SUITE {
@@ -82,7 +102,48 @@ pub fn run(_args: &BenchArgs) -> Result<ExitCode> {
     let secs = start.elapsed().as_secs_f64();
     println!("bench time {secs:.3}s {:.0} nodes/s", total_nodes as f64 / secs.max(1e-9));
     println!("signature {total_nodes}");
+    if let Some((path, expected)) = pinned {
+        if total_nodes != expected {
+            bail!(
+                "signature {total_nodes} differs from {expected} pinned in {}: the search \
+                 behaviour changed (update the file only for an intended change, saying why)",
+                path.display()
+            );
+        }
+        println!("signature matches {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The signature in the text of a signature file: one line holding a decimal number; blank
+/// lines and lines starting with `#` are comments.
+fn parse_signature(bytes: &[u8]) -> Result<u64> {
+    let mut found: Option<(usize, u64)> = None;
+    for line in bitsolve::lineio::lines_of(bytes) {
+        if let Some(err) = line.describe_error() {
+            bail!("{err}");
+        }
+        let text = line.text().unwrap_or_default();
+        let trimmed = text.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let column = text.len() - text.trim_start().len() + 1;
+        let value: u64 = trimmed.parse().map_err(|_| {
+            anyhow::anyhow!(
+                "line {}, column {column}: `{trimmed}` is not a signature (a decimal number)",
+                line.number
+            )
+        })?;
+        if let Some((first, _)) = found {
+            bail!(
+                "line {}, column {column}: a second signature (the first is on line {first})",
+                line.number
+            );
+        }
+        found = Some((line.number, value));
+    }
+    found.map(|(_, v)| v).context("no signature in the file (one line with a decimal number)")
 }
 
 fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) -> Result<u64> {
@@ -112,4 +173,25 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
         start.elapsed().as_secs_f64()
     );
     Ok(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_signature;
+
+    #[test]
+    fn signature_file_is_one_number_with_comments() {
+        assert_eq!(parse_signature(b"# pinned\n\n  5137297 \r\n# end").unwrap(), 5_137_297);
+        assert_eq!(parse_signature(b"42").unwrap(), 42);
+    }
+
+    #[test]
+    fn bad_signature_files_name_line_and_column() {
+        let err = |text: &[u8]| format!("{:#}", parse_signature(text).unwrap_err());
+        assert!(err(b"# only a comment\n").contains("no signature"));
+        assert!(err(b"1\n  x2\n").contains("line 2, column 3"), "{}", err(b"1\n  x2\n"));
+        assert!(err(b"1\n2\n").contains("line 2, column 1: a second signature"));
+        assert!(err(b"1\n\xff\n").contains("line 2, column 1"));
+        assert!(err(b"-5").contains("not a signature"));
+    }
 }

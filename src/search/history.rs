@@ -53,11 +53,33 @@ impl History {
     /// only as far as [`Game::reversible_plies`] allows.
     #[inline]
     pub fn repeats<G: Game>(&self, position: &G) -> bool {
-        if G::ACYCLIC {
-            return false;
-        }
-        let hash = position.hash();
-        let window = position.reversible_plies().map_or(self.hashes.len(), |p| p as usize);
-        self.hashes.iter().rev().take(window).any(|&h| h == hash)
+        repeated_index(&self.hashes, position).is_some()
     }
+}
+
+/// The index in `path` (hashes of the positions from the oldest to the parent of `position`)
+/// of the latest position that `position` repeats, looking back only as far as
+/// [`Game::reversible_plies`] allows; always `None` for acyclic games. The one repetition rule
+/// of every search.
+///
+/// ```
+/// use bitsolve::search::history::repeated_index;
+/// use bitsolve::{Digraph, Game, Notation};
+/// let pos = Digraph::parse_position("0|1;0;").unwrap();
+/// let mut path = vec![pos.hash()];
+/// let mut child = pos.clone();
+/// child.play(1);
+/// path.push(child.hash());
+/// assert_eq!(repeated_index(&path, &pos), Some(0));
+/// assert_eq!(repeated_index(&path[1..], &pos), None);
+/// ```
+#[inline]
+pub fn repeated_index<G: Game>(path: &[u64], position: &G) -> Option<usize> {
+    if G::ACYCLIC {
+        return None;
+    }
+    let hash = position.hash();
+    let window = position.reversible_plies().map_or(path.len(), |p| p as usize);
+    let first = path.len().saturating_sub(window);
+    path[first..].iter().rposition(|&h| h == hash).map(|i| first + i)
 }

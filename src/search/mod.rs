@@ -11,8 +11,10 @@ pub mod alphabeta;
 pub mod brute;
 pub mod dfpn;
 pub mod engine;
+pub mod hints;
 pub mod history;
 pub mod matching;
+pub mod mate;
 pub mod move_hash;
 pub mod pns;
 pub mod portfolio;
@@ -238,10 +240,10 @@ impl Default for SolverOptions {
 
 impl SolverOptions {
     /// The default options with the proof-number settings game `G` runs best with
-    /// ([`Game::SEARCH_HINTS`]): what `bitsolve solve`, `compare` and the GIPF interpreter start
+    /// ([`hints::hints_for`]): what `bitsolve solve`, `compare` and the GIPF interpreter start
     /// from before any flag.
     pub fn for_game<G: Game>() -> Self {
-        let hints = G::SEARCH_HINTS;
+        let hints = hints::hints_for::<G>();
         SolverOptions {
             epsilon: hints.dfpn_epsilon,
             mobility: hints.informative_mobility,

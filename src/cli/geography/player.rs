@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits};
+use bitsolve::search::mate;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Geography, Limits, Outcome, Solver, SolverKind, SolverOptions, make_solver};
 
@@ -167,8 +168,9 @@ impl EnginePlayer {
     }
 }
 
-/// Score of a won position (the side to move has won); proven scores are `WIN - plies`.
-const PLAIN_WIN: i32 = 1_000_000;
+/// Scores beyond this are proven results (the shared [`mate`] encoding: `WIN - plies`); leaf
+/// scores (mobilities) stay far below it.
+const PLAIN_LIMIT: i32 = mate::WIN / 2;
 
 /// Iterative-deepening plain alpha-beta (negamax) on the plain rules, leaf score = the mover's
 /// mobility (its number of legal moves). No table, no reductions, no solver; the only ordering is
@@ -208,7 +210,7 @@ impl PlainPlayer {
             }
             let Ok((mv, score)) = self.root(&root, &moves, depth, deadline) else { break };
             best = mv;
-            if score.abs() > PLAIN_WIN / 2 {
+            if mate::distance(score, PLAIN_LIMIT).is_some() {
                 break; // proven (within the horizon every line ended)
             }
             depth += 1;
@@ -223,7 +225,7 @@ impl PlainPlayer {
         depth: u32,
         deadline: Instant,
     ) -> Result<(u8, i32), OutOfTime> {
-        let (mut alpha, beta) = (-PLAIN_WIN - 1, PLAIN_WIN + 1);
+        let (mut alpha, beta) = (-mate::WIN - 1, mate::WIN + 1);
         let mut best = moves[0];
         for &mv in moves {
             let mut child = pos.clone();
@@ -253,7 +255,7 @@ impl PlainPlayer {
         let mut moves = <Geography as Game>::Moves::default();
         pos.generate_moves(&mut moves);
         if moves.is_empty() {
-            return Ok(-(PLAIN_WIN - ply));
+            return Ok(mate::loss_in(ply.unsigned_abs()));
         }
         if depth == 0 {
             return Ok(moves.len() as i32);

@@ -37,8 +37,8 @@
 
 use super::Ataxx;
 use super::tables::{NEIGHBOURS, dilate, reach};
+use crate::game::Evaluate;
 use crate::game::Game;
-use crate::search::engine::Evaluate;
 
 /// Number of evaluation features (the feature table in `src/games/ataxx/eval.rs`).
 pub const FEATURES: usize = 8;

@@ -5,8 +5,8 @@
 //! who pays for risk discs). The hint is the change of that score a move makes at once.
 
 use super::{Colour, Gauss, GaussMove};
+use crate::game::Evaluate;
 use crate::game::Game;
-use crate::search::engine::Evaluate;
 
 /// Centipoints per point of score.
 const POINT: i32 = 100;

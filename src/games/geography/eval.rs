@@ -12,7 +12,7 @@
 //!   walks into it with the right parity.
 
 use super::Geography;
-use crate::search::engine::Evaluate;
+use crate::game::Evaluate;
 
 /// Length of the forced chain entered by moving from `from` to `to` (vertices of remaining
 /// degree 2 are passed through) and whether it ends in a dead end (a vertex of degree 1).

@@ -618,15 +618,6 @@ impl Game for Gipf {
     type Move = GipfMove;
     type Moves = GipfMoves;
 
-    /// Reply counts are nearly uniform (every push of a non-empty reserve), a side whose
-    /// opponent has an empty reserve wins with any push, and df-pn with epsilon = 2 re-expands
-    /// less than plain df-pn on official test 9 and the small variants (see `README.md`, GIPF).
-    const SEARCH_HINTS: crate::game::SearchHints = crate::game::SearchHints {
-        informative_mobility: false,
-        first_reply_wins_often: true,
-        dfpn_epsilon: Some(2.0),
-    };
-
     /// The moves of [`Gipf::children`] without allocating: a push that completes no row (the
     /// usual case) has one result, computed with bit operations; only pushes that complete
     /// rows go through the general resolution.

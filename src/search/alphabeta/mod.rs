@@ -19,7 +19,7 @@
 //! # Bounds instead of values
 //!
 //! Scores are packed integers as in Pons' Connect 4 solver: a win ending `e` plies below the
-//! root scores `MAX_SCORE - e`, a loss there `-(MAX_SCORE - e)`, a draw 0, so sooner wins and
+//! root scores `WIN - e`, a loss there `-(WIN - e)`, a draw 0, so sooner wins and
 //! later losses score higher and a child's score negates into its parent's. The table stores
 //! them relative to the node (private `score` module).
 //!

@@ -2,13 +2,13 @@
 //!
 //! # Scores
 //!
-//! Inside a search a score is an `i32` counted from the root, as in Pons' Connect 4 solver: a
-//! win for the side to move that ends at ply `e` below the root scores `MAX_SCORE - e`, a loss
-//! ending there `-(MAX_SCORE - e)`, a draw 0. Sooner wins and later losses are larger, and the
+//! Scores are the shared [`mate`] encoding, counted from the root as in Pons' Connect 4 solver:
+//! a win for the side to move that ends at ply `e` below the root scores `WIN - e`, a loss
+//! ending there `-(WIN - e)`, a draw 0. Sooner wins and later losses are larger, and the
 //! score of a position for its parent's mover is just the negation, so windows negate too.
 //!
 //! The table cannot store root-relative scores (the same position occurs at many plies), so it
-//! stores them relative to the node: a win in `d` plies is `MAX_SCORE - d` there. [`to_node`]
+//! stores them relative to the node: a win in `d` plies is `WIN - d` there. [`to_node`]
 //! and [`from_node`] convert.
 //!
 //! # Table entry
@@ -24,13 +24,15 @@
 //! Both bounds hold for the position's game-theoretic value whatever the path to it (see the
 //! [parent module](super) for why), so an entry never needs a depth to be trusted; the depth is
 //! only the replacement priority. A bound nobody knows is stored as the trivial
-//! `-MAX_SCORE` / `MAX_SCORE` (a loss or win in 0 plies).
+//! `-WIN` / `WIN` (a loss or win in 0 plies).
 
 use crate::search::Value;
+use crate::search::mate::{self, WIN};
 use crate::search::tt::TtEntry;
 
-/// Score of a win at the root itself; every score lies in `-MAX_SCORE..=MAX_SCORE`.
-pub(super) const MAX_SCORE: i32 = 30_000;
+/// Every nonzero score of the solver is a proven result (it has no heuristic scores), so the
+/// [`mate`] encoding's heuristic limit is 0.
+const HEURISTIC_LIMIT: i32 = 0;
 
 /// Deepest iteration the solver tries; keeps every score far from the `i16` limits.
 pub(super) const MAX_DEPTH: u32 = 10_000;
@@ -38,48 +40,24 @@ pub(super) const MAX_DEPTH: u32 = 10_000;
 /// "No move" in [`AlphaBetaEntry::move_index`].
 pub(super) const NO_MOVE: u16 = u16::MAX;
 
-/// Score of a win for the side to move that ends at `ply`.
-#[inline]
-pub(super) const fn win_at(ply: u32) -> i32 {
-    MAX_SCORE - ply.cast_signed()
-}
-
-/// Score of a loss for the side to move that ends at `ply`.
-#[inline]
-pub(super) const fn loss_at(ply: u32) -> i32 {
-    -win_at(ply)
-}
-
 /// Converts a root-relative score of a node at `ply` into a node-relative one.
 #[inline]
 pub(super) const fn to_node(score: i32, ply: u32) -> i32 {
-    if score > 0 {
-        score + ply.cast_signed()
-    } else if score < 0 {
-        score - ply.cast_signed()
-    } else {
-        0
-    }
+    mate::to_node(score, ply, HEURISTIC_LIMIT)
 }
 
 /// Converts a node-relative score of a node at `ply` into a root-relative one.
 #[inline]
 pub(super) const fn from_node(score: i32, ply: u32) -> i32 {
-    if score > 0 {
-        score - ply.cast_signed()
-    } else if score < 0 {
-        score + ply.cast_signed()
-    } else {
-        0
-    }
+    mate::from_node(score, ply, HEURISTIC_LIMIT)
 }
 
 /// The [`Value`] of an exact root score.
 pub(super) fn value_of(score: i32) -> Value {
-    match score {
-        0 => Value::Draw,
-        s if s > 0 => Value::Win((MAX_SCORE - s) as u32),
-        s => Value::Loss((MAX_SCORE + s) as u32),
+    match mate::distance(score, HEURISTIC_LIMIT) {
+        None => Value::Draw,
+        Some(d) if d >= 0 => Value::Win(d as u32),
+        Some(d) => Value::Loss(d.unsigned_abs()),
     }
 }
 
@@ -98,12 +76,8 @@ pub(super) struct AlphaBetaEntry {
 
 impl AlphaBetaEntry {
     /// An entry that knows nothing.
-    pub const EMPTY: AlphaBetaEntry = AlphaBetaEntry {
-        lower: -MAX_SCORE as i16,
-        upper: MAX_SCORE as i16,
-        move_index: NO_MOVE,
-        depth: 0,
-    };
+    pub const EMPTY: AlphaBetaEntry =
+        AlphaBetaEntry { lower: -WIN as i16, upper: WIN as i16, move_index: NO_MOVE, depth: 0 };
 }
 
 impl TtEntry for AlphaBetaEntry {
@@ -155,13 +129,19 @@ mod tests {
     #[test]
     fn node_relative_scores_round_trip() {
         for ply in [0, 1, 7, 100] {
-            for s in [0, win_at(ply), win_at(ply + 5), loss_at(ply), loss_at(ply + 9)] {
+            for s in [
+                0,
+                mate::win_in(ply),
+                mate::win_in(ply + 5),
+                mate::loss_in(ply),
+                mate::loss_in(ply + 9),
+            ] {
                 assert_eq!(from_node(to_node(s, ply), ply), s);
             }
-            assert_eq!(to_node(win_at(ply + 3), ply), win_at(3));
+            assert_eq!(to_node(mate::win_in(ply + 3), ply), mate::win_in(3));
         }
-        assert_eq!(value_of(win_at(5)), Value::Win(5));
-        assert_eq!(value_of(loss_at(4)), Value::Loss(4));
+        assert_eq!(value_of(mate::win_in(5)), Value::Win(5));
+        assert_eq!(value_of(mate::loss_in(4)), Value::Loss(4));
         assert_eq!(value_of(0), Value::Draw);
     }
 }

@@ -4,10 +4,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::ordering::MoveOrdering;
-use super::score::{
-    AlphaBetaEntry, MAX_DEPTH, MAX_SCORE, NO_MOVE, from_node, loss_at, to_node, win_at,
-};
+use super::score::{AlphaBetaEntry, MAX_DEPTH, NO_MOVE, from_node, to_node};
 use crate::game::{Game, MoveList, Outcome};
+use crate::search::history::repeated_index;
+use crate::search::mate::{WIN, loss_in, win_in};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stats};
 
@@ -130,8 +130,8 @@ impl<'a, G: Game> Searcher<'a, G> {
     pub fn solve_root(&mut self, root: &G, first_depth: u32) -> Option<RootResult> {
         let mut moves = G::Moves::default();
         root.generate_moves(&mut moves);
-        let mut lower = loss_at(0);
-        let mut upper = win_at(0);
+        let mut lower = loss_in(0);
+        let mut upper = win_in(0);
         let mut best: Option<usize> = None;
         // Nodes spent on the bounded questions and on the draw question, to balance them.
         let (mut bounded_nodes, mut draw_nodes) = (0u64, 0u64);
@@ -143,10 +143,10 @@ impl<'a, G: Game> Searcher<'a, G> {
                     break;
                 }
                 let window = match question {
-                    // Thresholds ("value >= s") a depth-d search decides: s >= win_at(d) ...
-                    0 if upper >= win_at(depth) => Some((lower.max(win_at(depth) - 1), upper)),
-                    // ... and s <= loss_at(d) + 1.
-                    1 if lower <= loss_at(depth) => Some((lower, upper.min(loss_at(depth) + 1))),
+                    // Thresholds ("value >= s") a depth-d search decides: s >= win_in(d) ...
+                    0 if upper >= win_in(depth) => Some((lower.max(win_in(depth) - 1), upper)),
+                    // ... and s <= loss_in(d) + 1.
+                    1 if lower <= loss_in(depth) => Some((lower, upper.min(loss_in(depth) + 1))),
                     // The draw thresholds 0 and 1, decided only without horizon influence: asked
                     // only while it has cost no more than the bounded questions.
                     2 if lower <= 0
@@ -222,8 +222,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             order.insert(0, b);
         }
         self.path.push(root.hash());
-        let mut lower = loss_at(0) - 1;
-        let mut upper = loss_at(0);
+        let mut lower = loss_in(0) - 1;
+        let mut upper = loss_in(0);
         let mut best = None;
         for &i in &order {
             let mut child = root.clone();
@@ -238,7 +238,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 best = Some(i);
             }
             if lower >= beta {
-                upper = win_at(1);
+                upper = win_in(1);
                 break;
             }
         }
@@ -271,8 +271,8 @@ impl<'a, G: Game> Searcher<'a, G> {
             return NodeResult { lower: 0, upper: 0, repetition_ply: repeated };
         }
         // Not over: the value is at best a win, at worst a loss, one ply later.
-        let mut lower = loss_at(ply + 1);
-        let mut upper = win_at(ply + 1);
+        let mut lower = loss_in(ply + 1);
+        let mut upper = win_in(ply + 1);
         if depth == 0 {
             return NodeResult { lower, upper, repetition_ply: NO_REPETITION };
         }
@@ -301,9 +301,9 @@ impl<'a, G: Game> Searcher<'a, G> {
         }
 
         self.path.push(hash);
-        let mut best = loss_at(0) - 1;
+        let mut best = loss_in(0) - 1;
         let mut best_index = NO_MOVE;
-        let mut children_upper = loss_at(0) - 1;
+        let mut children_upper = loss_in(0) - 1;
         let mut repetition_ply = NO_REPETITION;
         let mut cutoff = false;
         for &(_, index) in &order {
@@ -405,8 +405,8 @@ impl<'a, G: Game> Searcher<'a, G> {
         best_index: u16,
         old: AlphaBetaEntry,
     ) {
-        let lower = if !path_dependent || lower > 0 { to_node(lower, ply) } else { -MAX_SCORE };
-        let upper = if !path_dependent || upper < 0 { to_node(upper, ply) } else { MAX_SCORE };
+        let lower = if !path_dependent || lower > 0 { to_node(lower, ply) } else { -WIN };
+        let upper = if !path_dependent || upper < 0 { to_node(upper, ply) } else { WIN };
         let entry = AlphaBetaEntry {
             lower: lower.max(i32::from(old.lower)) as i16,
             upper: upper.min(i32::from(old.upper)) as i16,
@@ -422,13 +422,10 @@ impl<'a, G: Game> Searcher<'a, G> {
     /// reversible window, as [`History::repeats`](crate::search::history::History::repeats)).
     #[inline]
     fn repetition(&self, pos: &G) -> Option<u32> {
-        if G::ACYCLIC || !self.detect_repetitions {
+        if !self.detect_repetitions {
             return None;
         }
-        let hash = pos.hash();
-        let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
-        let back = self.path.iter().rev().take(window).position(|&h| h == hash)?;
-        Some((self.path.len() - 1 - back) as u32)
+        repeated_index(&self.path, pos).map(|i| i as u32)
     }
 
     /// The move buffer of `ply`, emptied.
@@ -482,8 +479,8 @@ fn draw_allowance(bounded_nodes: u64, depth: u32) -> u64 {
 /// Root-relative score of a finished game at `ply`.
 fn terminal_score(outcome: Outcome, ply: u32) -> i32 {
     match outcome {
-        Outcome::Win => win_at(ply),
+        Outcome::Win => win_in(ply),
         Outcome::Draw => 0,
-        Outcome::Loss => loss_at(ply),
+        Outcome::Loss => loss_in(ply),
     }
 }

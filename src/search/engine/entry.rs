@@ -22,6 +22,7 @@
 //! from the same search and more than two plies deeper, and the new one is not exact.
 
 use super::{EVAL_LIMIT, WIN};
+use crate::search::mate;
 use crate::search::tt::TtEntry;
 
 /// No move stored.
@@ -94,26 +95,12 @@ impl TtEntry for EngineEntry {
 /// A root-relative score as stored at a node `ply` plies below the root: proven results count
 /// their distance from the node, so the entry is valid wherever the position recurs.
 pub(super) fn to_tt(score: i32, ply: u32) -> i16 {
-    let s = if score > EVAL_LIMIT {
-        score + ply as i32
-    } else if score < -EVAL_LIMIT {
-        score - ply as i32
-    } else {
-        score
-    };
-    s.clamp(-WIN, WIN) as i16
+    mate::to_node(score, ply, EVAL_LIMIT).clamp(-WIN, WIN) as i16
 }
 
 /// The inverse of [`to_tt`] at a node `ply` plies below the root.
 pub(super) fn from_tt(stored: i16, ply: u32) -> i32 {
-    let s = i32::from(stored);
-    if s > EVAL_LIMIT {
-        s - ply as i32
-    } else if s < -EVAL_LIMIT {
-        s + ply as i32
-    } else {
-        s
-    }
+    mate::from_node(i32::from(stored), ply, EVAL_LIMIT)
 }
 
 #[cfg(test)]

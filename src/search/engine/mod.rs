@@ -1,5 +1,5 @@
 //! The playing engine: a heuristic, time-limited search for games too big to solve, generic over
-//! [`Game`] plus an [`Evaluate`] hook. Solvers (the rest of [`crate::search`]) prove values; the
+//! [`Game`](crate::game::Game) plus an [`Evaluate`] hook. Solvers (the rest of [`crate::search`]) prove values; the
 //! engine picks good moves within a budget, and reports a proven win or loss when it sees one.
 //!
 //! This module fixes the interface every player uses (the Ataxx arbiter and UAI front ends, the
@@ -7,8 +7,9 @@
 //! [`SearchInfo`] callbacks per finished iteration and a [`SearchResult`].
 //!
 //! Scores are `i32` from the side to move's view. A proven result is encoded as
-//! `WIN - plies` / `-(WIN - plies)` (see [`win_in`], [`loss_in`], [`mate_distance`]); static
-//! evaluations must stay within `±EVAL_LIMIT`.
+//! `WIN - plies` / `-(WIN - plies)`, the shared [`crate::search::mate`] encoding (see
+//! [`win_in`], [`loss_in`], [`mate_distance`]); static evaluations must stay within
+//! `±EVAL_LIMIT`.
 
 mod entry;
 mod ordering;
@@ -20,56 +21,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
 use crate::search::tt::TranspositionTable;
 use entry::{EngineEntry, GENERATION_LIMIT};
 use worker::{Shared, Worker};
 
-/// Score of a win at the root itself (the side to move has already won).
-pub const WIN: i32 = 30_000;
+pub use crate::game::Evaluate;
+pub use crate::search::mate::{WIN, loss_in, win_in};
+
 /// Longest search path the engine supports; proven scores lie within `WIN - MAX_PLY ..= WIN`.
 pub const MAX_PLY: u32 = 1_000;
 /// Static evaluations must satisfy `|eval| <= EVAL_LIMIT`.
 pub const EVAL_LIMIT: i32 = WIN - MAX_PLY as i32 - 1;
 
-/// The score of a forced win `plies` plies from the root.
-pub const fn win_in(plies: u32) -> i32 {
-    WIN - plies as i32
-}
-
-/// The score of a forced loss `plies` plies from the root.
-pub const fn loss_in(plies: u32) -> i32 {
-    -(WIN - plies as i32)
-}
-
 /// `Some(plies)` (positive: a win, negative: a loss) if `score` is a proven result.
 pub const fn mate_distance(score: i32) -> Option<i32> {
-    if score > EVAL_LIMIT {
-        Some(WIN - score)
-    } else if score < -EVAL_LIMIT {
-        Some(-(WIN + score))
-    } else {
-        None
-    }
-}
-
-/// What the engine needs from a game beyond its rules: a static evaluation and optional hints.
-pub trait Evaluate: Game {
-    /// Static score of a position that is not over, from the side to move's view, within
-    /// `±EVAL_LIMIT`. Larger is better for the side to move.
-    fn evaluate(&self) -> i32;
-
-    /// A cheap ordering hint for `mv` in this position (larger is tried first), e.g. the
-    /// material it gains. Default: no preference.
-    fn move_hint(&self, _mv: Self::Move) -> i32 {
-        0
-    }
-
-    /// Whether a rule outside [`Game`] (a move-count rule such as Ataxx's 50 jumps) has already
-    /// ended this position in a draw. Default: never.
-    fn is_rule_draw(&self) -> bool {
-        false
-    }
+    crate::search::mate::distance(score, EVAL_LIMIT)
 }
 
 /// Engine-wide settings (UAI `Threads` and `Hash`).
@@ -181,7 +147,7 @@ impl<G: Evaluate> Engine<G> {
     ///
     /// `history` holds the hashes of the game's earlier positions, oldest first, without the
     /// root; a position that repeats one of them or one on the search path scores as a draw
-    /// (within the game's [`Game::reversible_plies`] window), and so does a position for which
+    /// (within the game's [`Game::reversible_plies`](crate::game::Game::reversible_plies) window), and so does a position for which
     /// [`Evaluate::is_rule_draw`] holds. `on_info` is called after every finished iteration
     /// (by the calling thread).
     ///

@@ -16,6 +16,7 @@ use super::{
     EVAL_LIMIT, Evaluate, MAX_PLY, SearchInfo, SearchLimits, WIN, loss_in, mate_distance, win_in,
 };
 use crate::game::{MoveList, Outcome};
+use crate::search::history::repeated_index;
 use crate::search::tt::{TranspositionTable, TtStats};
 
 /// A score outside every real one: the initial window `(-INFINITY, INFINITY)`.
@@ -38,6 +39,9 @@ const ASPIRATION_DELTA: i32 = 40;
 const ASPIRATION_DEPTH: u32 = 4;
 /// Once the half-window passes this, a failing side opens fully.
 const ASPIRATION_MAX: i32 = 500;
+
+/// Ordering scores and move indices of one node, best first once sorted.
+type Order = Vec<(i32, u16)>;
 
 /// The main thread's per-iteration report.
 pub(super) type InfoCallback<'c, M> = &'c mut dyn FnMut(&SearchInfo<M>);
@@ -68,7 +72,7 @@ pub(super) struct Worker<'a, G: Evaluate> {
     pv: Vec<Vec<G::Move>>,
     /// Move and order buffers per ply, reused from node to node.
     moves: Vec<G::Moves>,
-    orders: Vec<Vec<(i32, u16)>>,
+    orders: Vec<Order>,
     tried: Vec<Vec<G::Move>>,
     /// `LMR[depth][moves tried]`, both capped at 63.
     lmr: Box<[[u8; 64]; 64]>,
@@ -229,12 +233,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// reversible window).
     #[inline]
     fn repeats(&self, pos: &G) -> bool {
-        if G::ACYCLIC {
-            return false;
-        }
-        let hash = pos.hash();
-        let window = pos.reversible_plies().map_or(self.path.len(), |p| p as usize);
-        self.path.iter().rev().take(window).any(|&h| h == hash)
+        repeated_index(&self.path, pos).is_some()
     }
 
     /// The static evaluation, clamped to the documented range.
@@ -256,6 +255,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// Principal variation search of `pos`, `ply` plies below the root with `depth` plies to
     /// the horizon; returns a fail-soft score from the side to move's view, root-relative for
     /// proven results. `pv_node`: the window may be wider than one point.
+    ///
+    /// The node as named steps: [`Self::settled`] (game end, draws, mate-distance pruning), the
+    /// horizon, [`Self::probe_tt`], [`Self::reverse_futility`], [`Self::order_moves`], the move
+    /// loop ([`Self::search_child`] with late move pruning), then [`Self::store_tt`].
     fn negamax(
         &mut self,
         pos: &G,
@@ -270,74 +273,22 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.pv[p].clear();
         self.count_node(ply);
         let root = ply == 0;
-        if !root {
-            if let Some(outcome) = pos.outcome() {
-                return match outcome {
-                    Outcome::Win => win_in(ply),
-                    Outcome::Loss => loss_in(ply),
-                    Outcome::Draw => 0,
-                };
-            }
-            if pos.is_rule_draw() || self.repeats(pos) {
-                return 0;
-            }
-            if self.aborted {
-                return 0;
-            }
-            // Not over: a win or a loss is at least one ply away.
-            alpha = alpha.max(loss_in(ply + 1));
-            beta = beta.min(win_in(ply + 1));
-            if alpha >= beta {
-                return alpha;
-            }
+        if !root && let Some(score) = self.settled(pos, ply, &mut alpha, &mut beta) {
+            return score;
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             return Self::evaluate(pos);
         }
-
         let hash = pos.hash();
-        let entry = self.shared.tt.probe(hash, &mut self.tt_stats);
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = entry {
-            tt_move = e.move_index;
-            if !pv_node && i32::from(e.depth) >= depth {
-                let s = from_tt(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if usable {
-                    return s;
-                }
-            }
+        let (tt_move, cutoff) = self.probe_tt(hash, depth, ply, alpha, beta, pv_node);
+        if let Some(score) = cutoff {
+            return score;
+        }
+        if let Some(score) = Self::reverse_futility(pos, depth, beta, pv_node) {
+            return score;
         }
 
-        // Reverse futility pruning: far above beta with little depth left, assume it holds.
-        if !pv_node && depth <= RFP_DEPTH && beta.abs() < EVAL_LIMIT {
-            let eval = Self::evaluate(pos);
-            if eval - RFP_MARGIN * depth >= beta {
-                return eval;
-            }
-        }
-
-        let mut moves = std::mem::take(&mut self.moves[p]);
-        let mut order = std::mem::take(&mut self.orders[p]);
-        let mut tried = std::mem::take(&mut self.tried[p]);
-        moves.clear();
-        order.clear();
-        tried.clear();
-        pos.generate_moves(&mut moves);
-        for (i, mv) in moves.iter().enumerate() {
-            let first = if root { self.root_first == Some(*mv) } else { i == usize::from(tt_move) };
-            let score = if first {
-                TT_MOVE_SCORE
-            } else {
-                self.ordering.score(mv, ply, pos.move_hint(*mv))
-            };
-            order.push((score, i as u16));
-        }
-
+        let (moves, mut order, mut tried) = self.order_moves(pos, ply, tt_move);
         self.path.push(hash);
         let alpha_start = alpha;
         let mut best = -INFINITY;
@@ -350,48 +301,13 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             order.swap(k, pick);
             let (order_score, index) = order[k];
             let mv = moves[usize::from(index)];
-            let searched = k;
-
-            if !pv_node
-                && depth <= LMP_DEPTH
-                && best > -EVAL_LIMIT
-                && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize
-            {
+            if late_move_prunes(pv_node, depth, best, k) {
                 break;
             }
-
             let mut child = pos.clone();
             child.play(mv);
-            let score = if searched == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, pv_node)
-            } else {
-                let reduction = if depth >= LMR_DEPTH
-                    && searched >= LMR_MOVES
-                    && order_score != TT_MOVE_SCORE
-                    && !self.ordering.is_killer(&mv, ply)
-                {
-                    let r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)])
-                        + i32::from(!pv_node);
-                    r.clamp(0, depth - 2)
-                } else {
-                    0
-                };
-                let mut s = -self.negamax(
-                    &child,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    false,
-                );
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
-                }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, true);
-                }
-                s
-            };
+            let score =
+                self.search_child(&child, depth, ply, (alpha, beta), pv_node, k, order_score, mv);
             if self.aborted {
                 break;
             }
@@ -400,15 +316,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 if score > alpha {
                     alpha = score;
                     best_index = index;
-                    if root {
-                        self.root_best = Some(mv);
-                    }
-                    if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(p + 1);
-                        head[p].clear();
-                        head[p].push(mv);
-                        head[p].extend_from_slice(&tail[0]);
-                    }
+                    self.record_best(mv, ply, pv_node);
                     if score >= beta {
                         self.ordering.reward(mv, &tried, ply, depth);
                         break;
@@ -424,7 +332,155 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if self.aborted {
             return 0;
         }
+        let bounds = (alpha_start, beta);
+        let best_index = if best_index == NO_MOVE { tt_move } else { best_index };
+        self.store_tt(hash, best, bounds, best_index, depth, ply);
+        best
+    }
 
+    /// The score of a non-root node that needs no search: a finished game, a draw by rule or
+    /// repetition, an aborted search, or a window that mate-distance pruning closes (which it
+    /// narrows otherwise).
+    fn settled(&self, pos: &G, ply: u32, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        if let Some(outcome) = pos.outcome() {
+            return Some(match outcome {
+                Outcome::Win => win_in(ply),
+                Outcome::Loss => loss_in(ply),
+                Outcome::Draw => 0,
+            });
+        }
+        if pos.is_rule_draw() || self.repeats(pos) || self.aborted {
+            return Some(0);
+        }
+        // Not over: a win or a loss is at least one ply away.
+        *alpha = (*alpha).max(loss_in(ply + 1));
+        *beta = (*beta).min(win_in(ply + 1));
+        (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// Looks the position up: the table's move index ([`NO_MOVE`] if none), and its score when
+    /// a non-PV node may return it at once.
+    fn probe_tt(
+        &mut self,
+        hash: u64,
+        depth: i32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> (u16, Option<i32>) {
+        let Some(e) = self.shared.tt.probe(hash, &mut self.tt_stats) else {
+            return (NO_MOVE, None);
+        };
+        if pv_node || i32::from(e.depth) < depth {
+            return (e.move_index, None);
+        }
+        let s = from_tt(e.score, ply);
+        let usable = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        (e.move_index, usable.then_some(s))
+    }
+
+    /// Reverse futility pruning: far above beta with little depth left, assume it holds.
+    fn reverse_futility(pos: &G, depth: i32, beta: i32, pv_node: bool) -> Option<i32> {
+        if pv_node || depth > RFP_DEPTH || beta.abs() >= EVAL_LIMIT {
+            return None;
+        }
+        let eval = Self::evaluate(pos);
+        (eval - RFP_MARGIN * depth >= beta).then_some(eval)
+    }
+
+    /// The moves of `pos` with their ordering scores (the root's previous best or the table
+    /// move first, then killers, history and hints), in the buffers of `ply`, and the emptied
+    /// buffer of moves tried.
+    fn order_moves(&mut self, pos: &G, ply: u32, tt_move: u16) -> (G::Moves, Order, Vec<G::Move>) {
+        let p = ply as usize;
+        let mut moves = std::mem::take(&mut self.moves[p]);
+        let mut order = std::mem::take(&mut self.orders[p]);
+        let mut tried = std::mem::take(&mut self.tried[p]);
+        moves.clear();
+        order.clear();
+        tried.clear();
+        pos.generate_moves(&mut moves);
+        for (i, mv) in moves.iter().enumerate() {
+            let first =
+                if ply == 0 { self.root_first == Some(*mv) } else { i == usize::from(tt_move) };
+            let score = if first {
+                TT_MOVE_SCORE
+            } else {
+                self.ordering.score(mv, ply, pos.move_hint(*mv))
+            };
+            order.push((score, i as u16));
+        }
+        (moves, order, tried)
+    }
+
+    /// The score of `child` (reached by `mv`, the `searched`-th move of its parent at `ply`)
+    /// for the parent: the first move with the full window, later ones with a null window and
+    /// a late move reduction, re-searched when they beat alpha.
+    #[expect(clippy::too_many_arguments, reason = "the move's place in its node, named")]
+    fn search_child(
+        &mut self,
+        child: &G,
+        depth: i32,
+        ply: u32,
+        (alpha, beta): (i32, i32),
+        pv_node: bool,
+        searched: usize,
+        order_score: i32,
+        mv: G::Move,
+    ) -> i32 {
+        if searched == 0 {
+            return -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, pv_node);
+        }
+        let reduction = if depth >= LMR_DEPTH
+            && searched >= LMR_MOVES
+            && order_score != TT_MOVE_SCORE
+            && !self.ordering.is_killer(&mv, ply)
+        {
+            let r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)])
+                + i32::from(!pv_node);
+            r.clamp(0, depth - 2)
+        } else {
+            0
+        };
+        let mut s = -self.negamax(child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha, false);
+        if s > alpha && reduction > 0 {
+            s = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, false);
+        }
+        if s > alpha && s < beta && pv_node {
+            s = -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, true);
+        }
+        s
+    }
+
+    /// A new best move `mv` that raised alpha at `ply`: the root's best, and the PV line.
+    fn record_best(&mut self, mv: G::Move, ply: u32, pv_node: bool) {
+        if ply == 0 {
+            self.root_best = Some(mv);
+        }
+        if pv_node {
+            let p = ply as usize;
+            let (head, tail) = self.pv.split_at_mut(p + 1);
+            head[p].clear();
+            head[p].push(mv);
+            head[p].extend_from_slice(&tail[0]);
+        }
+    }
+
+    /// Stores the node's result: `best` against the window it was searched with.
+    fn store_tt(
+        &mut self,
+        hash: u64,
+        best: i32,
+        (alpha_start, beta): (i32, i32),
+        move_index: u16,
+        depth: i32,
+        ply: u32,
+    ) {
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha_start {
@@ -432,7 +488,6 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         } else {
             Bound::Upper
         };
-        let move_index = if best_index == NO_MOVE { tt_move } else { best_index };
         let entry = EngineEntry {
             score: to_tt(best, ply),
             move_index,
@@ -441,6 +496,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             generation: self.shared.generation,
         };
         self.shared.tt.store(hash, entry, &mut self.tt_stats);
-        best
     }
+}
+
+/// Late move pruning: a non-PV node near the horizon that already has a move that does not
+/// lose stops after `LMP_BASE + LMP_SCALE * depth^2` moves.
+fn late_move_prunes(pv_node: bool, depth: i32, best: i32, searched: usize) -> bool {
+    !pv_node
+        && depth <= LMP_DEPTH
+        && best > -EVAL_LIMIT
+        && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize
 }
