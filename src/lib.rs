@@ -11,6 +11,7 @@ pub mod notation;
 pub mod protocol;
 pub mod results;
 pub mod search;
+pub mod unmove;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
