@@ -15,6 +15,7 @@ mod report;
 mod score;
 mod solve;
 mod szochy;
+mod table;
 
 use std::process::ExitCode;
 
@@ -56,6 +57,9 @@ enum Command {
     Geography(geography::GeographyArgs),
     /// Gauss: play against the engine, engine matches, pictures, random positions.
     Gauss(gauss::GaussArgs),
+    /// Strong solves of whole boards as table files (indexed retrograde), and lookups.
+    #[command(subcommand)]
+    Table(table::TableArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -116,6 +120,7 @@ pub fn main() -> ExitCode {
         Command::Szochy(args) => szochy::run(&args),
         Command::Geography(args) => geography::run(&args),
         Command::Gauss(args) => gauss::run(&args),
+        Command::Table(args) => table::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

@@ -155,6 +155,39 @@ pub fn for_each_layer_parent<const POLISH: bool>(
     }
 }
 
+/// The parents in the same layer in groups: calls `f(mover, other, flippable)` once per
+/// un-jump square pair (and once for the un-pass, with `flippable` 0); the parents of the
+/// group are `(mover - F, other + F)` for every subset `F` of `flippable`, except the one
+/// whose `other` is empty. [`for_each_layer_parent`] lists the same parents one by one.
+#[inline]
+pub fn for_each_layer_parent_group<const POLISH: bool>(
+    own: u64,
+    opp: u64,
+    valid: u64,
+    mut f: impl FnMut(u64, u64, u64),
+) {
+    let empty = valid & !own & !opp;
+    for b in Bitboard64(opp) {
+        let around = NEIGHBOURS[b as usize];
+        if around & own != 0 {
+            continue;
+        }
+        let base = opp & !(1u64 << b);
+        for a in Bitboard64(JUMPS[b as usize] & empty) {
+            f(base | 1 << a, own, around & opp);
+        }
+    }
+    if !POLISH
+        && own != 0
+        && opp != 0
+        && empty != 0
+        && reach(opp) & empty == 0
+        && reach(own) & empty != 0
+    {
+        f(opp, own, 0);
+    }
+}
+
 /// Calls `f(parent_own, parent_opp)` for each parent one layer lower (un-clones).
 #[inline]
 pub fn for_each_clone_parent(own: u64, opp: u64, mut f: impl FnMut(u64, u64)) {

@@ -53,6 +53,7 @@
 
 pub mod model;
 pub mod solve;
+pub mod store;
 pub mod values;
 
 use std::collections::VecDeque;

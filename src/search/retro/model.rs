@@ -120,10 +120,30 @@ impl<const POLISH: bool> LayerModel for AtaxxModel<POLISH> {
         unmove::layer_children::<POLISH>(own, opp, self.index.valid())
     }
 
+    /// One colex rank per un-jump square pair: the converted stones only change the
+    /// pattern bits, and `pext` is linear, so each subset of them is one XOR.
     #[inline]
     fn for_each_layer_parent(&self, (own, opp): (u64, u64), mut f: impl FnMut(u64)) {
-        unmove::for_each_layer_parent::<POLISH>(own, opp, self.index.valid(), |a, b| {
-            f(self.index.rank_in_layer(a, b));
-        });
+        unmove::for_each_layer_parent_group::<POLISH>(
+            own,
+            opp,
+            self.index.valid(),
+            |mover, other, flippable| {
+                let occ = mover | other;
+                let base = self.index.colex_rank(occ) << occ.count_ones();
+                let pattern = self.index.pattern(mover, occ);
+                let flips = self.index.pattern(flippable, occ);
+                let mut s = 0u64;
+                loop {
+                    if other != 0 || s != 0 {
+                        f(base | (pattern ^ s));
+                    }
+                    s = s.wrapping_sub(flips) & flips;
+                    if s == 0 {
+                        break;
+                    }
+                }
+            },
+        );
     }
 }
