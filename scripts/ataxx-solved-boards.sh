@@ -19,12 +19,12 @@ THREADS=${THREADS:-2}
 mkdir -p "$(dirname "$OUT")" "$(dirname "$LOG")" "$TABLES"
 [ -s "$OUT" ] || echo "board,rules,positions,wins,draws,losses,start,plies,method" > "$OUT"
 
-small="2x2 2x3 2x4 2x5 2x6 2x7 3x3 3x4 3x5 3x6 4x4"
-jobs=()
-for b in $small; do
+# The big standard board first, so that it is there when time runs short.
+jobs=("4x5 ataxx")
+for b in 2x2 2x3 2x4 2x5 2x6 2x7 3x3 3x4 3x5 3x6 4x4; do
     jobs+=("$b ataxx" "$b ataxx-polish")
 done
-jobs+=("4x5 ataxx" "4x5 ataxx-polish")
+jobs+=("4x5 ataxx-polish")
 
 for job in "${jobs[@]}"; do
     read -r board game <<< "$job"

@@ -3,11 +3,11 @@
 
 use bitsolve::game::Outcome;
 use bitsolve::games::ataxx::index::AtaxxIndex;
+use bitsolve::search::retro::RetroSolver;
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
 use bitsolve::search::retro::solve::{Control, Tally, reachable, solve_in_memory};
 use bitsolve::search::retro::values::{DRAW, LOSS, WIN, cell};
 use bitsolve::unmove::LayeredIndex;
-use bitsolve::search::retro::RetroSolver;
 use bitsolve::{Ataxx, Limits, Player, Solver};
 
 fn lcg(s: &mut u64) -> u64 {
@@ -162,13 +162,16 @@ fn check_consistency<M: LayerModel>(model: &M) {
     }
 }
 
-
 #[test]
 fn grouped_parent_ranks_match_parents_one_by_one() {
     use bitsolve::games::ataxx::unmove::for_each_layer_parent;
     let mut s = 11u64;
     for (w, h, polish) in [(4, 4, false), (5, 3, true), (4, 5, false)] {
-        let index = AtaxxIndex::<false>::new(w, h, AtaxxIndex::<false>::for_position(&Ataxx::<false>::start(w, h)).valid());
+        let index = AtaxxIndex::<false>::new(
+            w,
+            h,
+            AtaxxIndex::<false>::for_position(&Ataxx::<false>::start(w, h)).valid(),
+        );
         let valid = index.valid();
         let model = AtaxxModel::new(index.clone());
         for _ in 0..3_000 {
@@ -197,5 +200,47 @@ fn grouped_parent_ranks_match_parents_one_by_one() {
             single.sort_unstable();
             assert_eq!(grouped, single);
         }
+    }
+}
+
+#[test]
+fn reachable_only_solve_agrees_with_the_full_solve() {
+    use bitsolve::search::retro::solve::solve_layers;
+    for polish in [false, true] {
+        let start = Ataxx::<false>::start(4, 3);
+        let valid = AtaxxIndex::<false>::for_position(&start).valid();
+        if polish {
+            reachable_only(&AtaxxModel::new(AtaxxIndex::<true>::new(4, 3, valid)), &start);
+        } else {
+            reachable_only(&AtaxxModel::new(AtaxxIndex::<false>::new(4, 3, valid)), &start);
+        }
+    }
+
+    fn reachable_only<M: LayerModel>(model: &M, start: &Ataxx<false>) {
+        let index = AtaxxIndex::<false>::for_position(start);
+        let (l0, r0) = index.rank(start).unwrap();
+        let full = solve_in_memory(model).unwrap();
+        let reached = reachable(model, (l0, r0, 0), &Control::default()).unwrap();
+        let mut kept = 0;
+        solve_layers::<M, bitsolve::search::retro::solve::EngineError>(
+            model,
+            None,
+            0,
+            Some(&reached),
+            &Control::default(),
+            |l, cells| {
+                for (i, &c) in cells.iter().enumerate() {
+                    if !reached[l].is_empty() && reached[l].get(i as u64) != 0 {
+                        assert_eq!(c, full[l][i]);
+                        kept += 1;
+                    } else {
+                        assert_eq!(c, cell::SKIPPED);
+                    }
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(kept > 1000);
     }
 }

@@ -139,7 +139,10 @@ fn build<const POLISH: bool>(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     if let Some(gib) = args.memory
         && estimate as f64 > gib * f64::from(1 << 30)
     {
-        bail!("the run needs about {:.2} GiB, over the budget of {gib} GiB", estimate as f64 / f64::from(1 << 30));
+        bail!(
+            "the run needs about {:.2} GiB, over the budget of {gib} GiB",
+            estimate as f64 / f64::from(1 << 30)
+        );
     }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(args.threads.max(1)).build()?;
     let began = Instant::now();
@@ -154,7 +157,11 @@ fn build<const POLISH: bool>(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let reach_bar = bar(total, args.quiet, "reach");
     let seen = |n: u64| reach_bar.inc(n);
     let reached = pool.install(|| {
-        reachable(&model, (start_layer, start_rank, 0), &Control { progress: Some(&seen), stop: None })
+        reachable(
+            &model,
+            (start_layer, start_rank, 0),
+            &Control { progress: Some(&seen), stop: None },
+        )
     })?;
     reach_bar.finish_and_clear();
     let reach_secs = t_reach.elapsed().as_secs_f64();
@@ -188,22 +195,34 @@ fn build<const POLISH: bool>(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let control = Control { progress: Some(&tick), stop: None };
     pool.install(|| {
-        solve_layers::<_, anyhow::Error>(&model, resume, 0, &control, |layer, cells| {
-            let t = Tally::of_layer(cells, &reached[layer]);
-            tally.add(t);
-            if layer == start_layer {
-                start_cell = Some(cells[start_rank as usize]);
-            }
-            parts
-                .save(layer, cells, [t.positions, t.wins, t.draws, t.losses])
-                .with_context(|| format!("writing the checkpoint of layer {layer}"))?;
-            Ok(())
-        })
+        solve_layers::<_, anyhow::Error>(
+            &model,
+            resume,
+            0,
+            Some(&reached),
+            &control,
+            |layer, cells| {
+                let t = Tally::of_layer(cells, &reached[layer]);
+                tally.add(t);
+                if layer == start_layer {
+                    start_cell = Some(cells[start_rank as usize]);
+                }
+                parts
+                    .save(layer, cells, [t.positions, t.wins, t.draws, t.losses])
+                    .with_context(|| format!("writing the checkpoint of layer {layer}"))?;
+                Ok(())
+            },
+        )
     })?;
     solve_bar.finish_and_clear();
     let solve_secs = t_solve.elapsed().as_secs_f64();
-    let header =
-        Header { polish: POLISH, width: files, height: ranks, valid: index.valid(), layer_sizes: sizes };
+    let header = Header {
+        polish: POLISH,
+        width: files,
+        height: ranks,
+        valid: index.valid(),
+        layer_sizes: sizes,
+    };
     parts.assemble(&header, &args.out).context("writing the table file")?;
     let Some(c) = start_cell.or_else(|| {
         // Resumed below the start's layer: read the start's value from the table.
@@ -263,7 +282,8 @@ pub fn table_answer<const POLISH: bool>(
     }
     let index = AtaxxIndex::<POLISH>::new(h.width, h.height, h.valid);
     let v = lookup(table, &index, pos)?;
-    let outcome = values::outcome(v).context("the table holds an undecided value")?;
+    let outcome = values::outcome(v)
+        .context("the position is not in the table (not reachable from the table's start)")?;
     let want = match v {
         values::WIN => values::LOSS,
         values::LOSS => values::WIN,

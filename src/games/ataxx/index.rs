@@ -336,8 +336,7 @@ impl<const POLISH: bool> LayeredIndex for AtaxxIndex<POLISH> {
     /// Ranks the stones relative to the side to move: a position and its colour swap (with the
     /// other side to move) share a rank.
     fn rank(&self, pos: &Ataxx<POLISH>) -> Option<(usize, u64)> {
-        if pos.valid().0 != self.valid || pos.width() != self.width || pos.height() != self.height
-        {
+        if pos.valid().0 != self.valid || pos.width() != self.width || pos.height() != self.height {
             return None;
         }
         let side = pos.side_to_move();

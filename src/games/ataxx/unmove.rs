@@ -94,11 +94,7 @@ fn own_jumps(own: u64, empty: u64) -> u32 {
 pub fn layer_children<const POLISH: bool>(own: u64, opp: u64, valid: u64) -> u32 {
     let empty = valid & !own & !opp;
     let jumps = own_jumps(own, empty);
-    if !POLISH && jumps == 0 && dilate(own) & empty == 0 {
-        1
-    } else {
-        jumps
-    }
+    if !POLISH && jumps == 0 && dilate(own) & empty == 0 { 1 } else { jumps }
 }
 
 /// Calls `f` for every subset of `set`.

@@ -110,7 +110,9 @@ fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
 }
 
 /// Solves `layer` given the cells of the next layer (`next`, empty for the last layer).
-/// Returns its cells: value and distance per position ([`cell`]).
+/// Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
+/// whose entry there is 0 are left out ([`cell::SKIPPED`]): every child of a position kept
+/// must be kept too (a set closed under moves, such as the positions reachable from a start).
 ///
 /// # Errors
 /// See [`EngineError`].
@@ -118,6 +120,7 @@ pub fn solve_layer<M: LayerModel>(
     model: &M,
     layer: usize,
     next: &[u16],
+    only: Option<&PackedValues>,
     control: &Control<'_>,
 ) -> Result<Vec<u16>, EngineError> {
     let size = model.layer_size(layer);
@@ -137,6 +140,10 @@ pub fn solve_layer<M: LayerModel>(
         let mut local: Vec<Vec<u32>> = Vec::new();
         model.scan(layer, start, end, |i, pos| {
             let slot = &cells[i as usize];
+            if only.is_some_and(|o| o.get(i) == 0) {
+                slot.store(cell::SKIPPED, Ordering::Relaxed);
+                return;
+            }
             if let Some(o) = model.outcome(pos) {
                 let v = code(o);
                 slot.store(cell::decided(v, 0), Ordering::Relaxed);
@@ -237,8 +244,12 @@ pub fn solve_layer<M: LayerModel>(
                     if v == LOSS {
                         let won = cell::decided(WIN, dist + 1);
                         loop {
-                            match ps.compare_exchange_weak(c, won, Ordering::Relaxed, Ordering::Relaxed)
-                            {
+                            match ps.compare_exchange_weak(
+                                c,
+                                won,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            ) {
                                 Ok(_) => {
                                     push(&mut local, d + 1, p as u32);
                                     break;
@@ -253,7 +264,9 @@ pub fn solve_layer<M: LayerModel>(
                         let bound = cell::aux(c) as usize;
                         if bound <= d + 1 {
                             let lost = cell::decided(LOSS, dist + 1);
-                            if ps.compare_exchange(c, lost, Ordering::Relaxed, Ordering::Relaxed).is_ok()
+                            if ps
+                                .compare_exchange(c, lost, Ordering::Relaxed, Ordering::Relaxed)
+                                .is_ok()
                             {
                                 push(&mut local, d + 1, p as u32);
                             }
@@ -292,7 +305,8 @@ pub fn solve_layer<M: LayerModel>(
 }
 
 /// Solves every layer from the last down to `last` (0 for all), starting below the solved
-/// layer `resume` (its number and cells) if given. `done(layer, cells)` sees each finished
+/// layer `resume` (its number and cells) if given, only the positions of `only` if given
+/// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
 /// layer (to store or count it); it may fail, which ends the run.
 ///
 /// # Errors
@@ -301,6 +315,7 @@ pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
     model: &M,
     resume: Option<(usize, Vec<u16>)>,
     last: usize,
+    only: Option<&[PackedValues]>,
     control: &Control<'_>,
     mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -310,7 +325,15 @@ pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
     };
     while layer > last {
         layer -= 1;
-        let cells = solve_layer(model, layer, &next, control)?;
+        let keep = only.map(|o| &o[layer]).filter(|o| !o.is_empty());
+        if only.is_some() && keep.is_none() {
+            // Nothing of this layer is kept (below the start).
+            let cells = vec![cell::SKIPPED; model.layer_size(layer) as usize];
+            done(layer, &cells)?;
+            next = cells;
+            continue;
+        }
+        let cells = solve_layer(model, layer, &next, keep, control)?;
         done(layer, &cells)?;
         next = cells;
     }
@@ -443,7 +466,7 @@ impl Tally {
 /// See [`EngineError`].
 pub fn solve_in_memory<M: LayerModel>(model: &M) -> Result<Vec<Vec<u16>>, EngineError> {
     let mut layers = vec![Vec::new(); model.layers()];
-    solve_layers::<M, EngineError>(model, None, 0, &Control::default(), |l, cells| {
+    solve_layers::<M, EngineError>(model, None, 0, None, &Control::default(), |l, cells| {
         layers[l] = cells.to_vec();
         Ok(())
     })?;

@@ -20,7 +20,8 @@
 //! [`AtaxxIndex`](crate::games::ataxx::index::AtaxxIndex) (stones relative to the side to
 //! move). Its values take `ceil(size / 32)` 64-bit words; the value of rank `i` is bits
 //! `2 (i % 32) ..= 2 (i % 32) + 1` of word `i / 32`: 1 win, 2 loss, 3 draw for the side to
-//! move (0 never occurs in a finished table). Distances are not stored.
+//! move, 0 for a position left out of the solve (a table built from a start holds only the
+//! positions reachable from it, either side to move). Distances are not stored.
 //!
 //! # Checkpoints
 //!
@@ -183,7 +184,7 @@ pub fn pack(cells: &[u16]) -> Vec<u8> {
             let word = chunk
                 .iter()
                 .enumerate()
-                .fold(0u64, |w, (j, &c)| w | u64::from(cell::value(c)) << (2 * j));
+                .fold(0u64, |w, (j, &c)| w | u64::from(cell::stored(c)) << (2 * j));
             word.to_le_bytes()
         })
         .collect()

@@ -45,6 +45,16 @@ pub mod cell {
     /// Flag of an undecided cell: a winning move into a solved layer is known.
     pub const HAS_WIN: u16 = 1 << 13;
 
+    /// The cell of a position left out of the solve (not reachable): decided, so that nothing
+    /// propagates into it, and stored as 0 ([`super::UNKNOWN`]) in tables.
+    pub const SKIPPED: u16 = decided(super::DRAW, MAX_DISTANCE);
+
+    /// The 2-bit code a cell is stored as: its value, 0 for [`SKIPPED`].
+    #[inline]
+    pub const fn stored(c: u16) -> u8 {
+        if c == SKIPPED { 0 } else { value(c) }
+    }
+
     /// A decided cell.
     #[inline]
     pub const fn decided(value: u8, distance: u16) -> u16 {
@@ -113,9 +123,12 @@ impl PackedValues {
         let mask = 3u64 << shift;
         let bits = u64::from(value & 3) << shift;
         let mut old = word.load(Ordering::Relaxed);
-        while let Err(now) =
-            word.compare_exchange_weak(old, old & !mask | bits, Ordering::Relaxed, Ordering::Relaxed)
-        {
+        while let Err(now) = word.compare_exchange_weak(
+            old,
+            old & !mask | bits,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
             old = now;
         }
     }
@@ -124,7 +137,8 @@ impl PackedValues {
     #[inline]
     pub fn or(&self, i: u64, bits: u8) -> u8 {
         let shift = 2 * (i % 32);
-        let old = self.words[(i / 32) as usize].fetch_or(u64::from(bits & 3) << shift, Ordering::Relaxed);
+        let old =
+            self.words[(i / 32) as usize].fetch_or(u64::from(bits & 3) << shift, Ordering::Relaxed);
         (old >> shift & 3) as u8
     }
 
