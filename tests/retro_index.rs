@@ -5,7 +5,7 @@ use bitsolve::game::Outcome;
 use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::RetroSolver;
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
-use bitsolve::search::retro::solve::{Control, Tally, reachable, solve_in_memory};
+use bitsolve::search::retro::solve::{Control, Tally, reachable, solve_in_memory, solve_layers};
 use bitsolve::search::retro::values::{DRAW, LOSS, WIN, cell};
 use bitsolve::unmove::LayeredIndex;
 use bitsolve::{Ataxx, Limits, Player, Solver};
@@ -94,7 +94,7 @@ fn three_by_three_with_blockers_matches() {
         let mut std_pos = Ataxx::<false>::start(3, 3);
         let mut pol_pos = Ataxx::<true>::start(3, 3);
         // Block one or two of the non-corner squares.
-        for _ in 0..1 + round % 2 {
+        for _ in 0..=round % 2 {
             let sq = [1u32, 8, 9, 10, 17][lcg(&mut s) as usize % 5];
             if std_pos.empties().contains(sq) {
                 std_pos.block(sq);
@@ -205,7 +205,6 @@ fn grouped_parent_ranks_match_parents_one_by_one() {
 
 #[test]
 fn reachable_only_solve_agrees_with_the_full_solve() {
-    use bitsolve::search::retro::solve::solve_layers;
     for polish in [false, true] {
         let start = Ataxx::<false>::start(4, 3);
         let valid = AtaxxIndex::<false>::for_position(&start).valid();
@@ -215,32 +214,32 @@ fn reachable_only_solve_agrees_with_the_full_solve() {
             reachable_only(&AtaxxModel::new(AtaxxIndex::<false>::new(4, 3, valid)), &start);
         }
     }
+}
 
-    fn reachable_only<M: LayerModel>(model: &M, start: &Ataxx<false>) {
-        let index = AtaxxIndex::<false>::for_position(start);
-        let (l0, r0) = index.rank(start).unwrap();
-        let full = solve_in_memory(model).unwrap();
-        let reached = reachable(model, (l0, r0, 0), &Control::default()).unwrap();
-        let mut kept = 0;
-        solve_layers::<M, bitsolve::search::retro::solve::EngineError>(
-            model,
-            None,
-            0,
-            Some(&reached),
-            &Control::default(),
-            |l, cells| {
-                for (i, &c) in cells.iter().enumerate() {
-                    if !reached[l].is_empty() && reached[l].get(i as u64) != 0 {
-                        assert_eq!(c, full[l][i]);
-                        kept += 1;
-                    } else {
-                        assert_eq!(c, cell::SKIPPED);
-                    }
+fn reachable_only<M: LayerModel>(model: &M, start: &Ataxx<false>) {
+    let index = AtaxxIndex::<false>::for_position(start);
+    let (l0, r0) = index.rank(start).unwrap();
+    let full = solve_in_memory(model).unwrap();
+    let reached = reachable(model, (l0, r0, 0), &Control::default()).unwrap();
+    let mut kept = 0;
+    solve_layers::<M, bitsolve::search::retro::solve::EngineError>(
+        model,
+        None,
+        0,
+        Some(&reached),
+        &Control::default(),
+        |l, cells| {
+            for (i, &c) in cells.iter().enumerate() {
+                if !reached[l].is_empty() && reached[l].get(i as u64) != 0 {
+                    assert_eq!(c, full[l][i]);
+                    kept += 1;
+                } else {
+                    assert_eq!(c, cell::SKIPPED);
                 }
-                Ok(())
-            },
-        )
-        .unwrap();
-        assert!(kept > 1000);
-    }
+            }
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert!(kept > 1000);
 }

@@ -30,11 +30,14 @@ const MAX_SQUARES: usize = 49;
 /// Largest number of valid squares an index supports: `3^40 < 2^64 < 3^41`.
 pub const MAX_INDEXED: u32 = 40;
 
-/// `C(n, k)` for `n, k <= 64` (0 when `k > n`).
-const fn binomials() -> [[u64; 65]; 65] {
-    let mut t = [[0u64; 65]; 65];
+/// Size of the binomial table: `C(n, k)` for `n, k <= MAX_INDEXED`.
+const BINOMIAL_SIZE: usize = MAX_INDEXED as usize + 1;
+
+/// `C(n, k)` for `n, k <= MAX_INDEXED` (0 when `k > n`).
+const fn binomials() -> [[u64; BINOMIAL_SIZE]; BINOMIAL_SIZE] {
+    let mut t = [[0u64; BINOMIAL_SIZE]; BINOMIAL_SIZE];
     let mut n = 0;
-    while n <= 64 {
+    while n < BINOMIAL_SIZE {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -47,7 +50,7 @@ const fn binomials() -> [[u64; 65]; 65] {
 }
 
 /// Binomial coefficients.
-pub(crate) const BINOMIAL: [[u64; 65]; 65] = binomials();
+static BINOMIAL: [[u64; BINOMIAL_SIZE]; BINOMIAL_SIZE] = binomials();
 
 /// `pext(value, mask)` for one byte of mask and value, index `mask << 8 | value`.
 fn byte_pext_table() -> Vec<u8> {

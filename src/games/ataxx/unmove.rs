@@ -255,13 +255,13 @@ mod tests {
         let density = 1 + lcg(s) % 5;
         for sq in pos.valid() {
             match lcg(s) % 8 {
-                0 if lcg(s) % 3 == 0 => pos.block(sq),
+                0 if lcg(s).is_multiple_of(3) => pos.block(sq),
                 r if r < density => pos.put(Player::First, sq),
                 r if r < 2 * density => pos.put(Player::Second, sq),
                 _ => {}
             }
         }
-        if lcg(s) % 2 == 0 {
+        if lcg(s).is_multiple_of(2) {
             pos.set_side_to_move(Player::Second);
         }
         pos
