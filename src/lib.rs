@@ -13,6 +13,7 @@ pub mod notation;
 pub mod protocol;
 pub mod results;
 pub mod search;
+pub mod unmove;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};

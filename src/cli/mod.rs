@@ -17,6 +17,7 @@ mod rows;
 mod score;
 mod solve;
 mod szochy;
+mod table;
 
 use std::process::ExitCode;
 
@@ -61,6 +62,9 @@ enum Command {
     /// The stable fuzz driver (see `scripts/fuzz.sh`).
     #[command(hide = true)]
     Fuzz(fuzz::FuzzArgs),
+    /// Strong solves of whole boards as table files (indexed retrograde), and lookups.
+    #[command(subcommand)]
+    Table(table::TableArgs),
     /// Describes a game: rules summary and notation.
     Info {
         /// The game.
@@ -122,6 +126,7 @@ pub fn main() -> ExitCode {
         Command::Geography(args) => geography::run(&args),
         Command::Gauss(args) => gauss::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
+        Command::Table(args) => table::run(&args),
         Command::Info { game } => {
             println!("{game}\n{}", game.description());
             if let Some(start) = game.start_position() {

@@ -52,6 +52,7 @@
 
 pub mod elo;
 mod eval;
+pub mod index;
 mod moves;
 mod notation;
 mod perft;
@@ -60,6 +61,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 pub mod timeman;
+pub mod unmove;
 
 use arrayvec::ArrayVec;
 

@@ -51,6 +51,11 @@
 //! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
 //! ignored.
 
+pub mod model;
+pub mod solve;
+pub mod store;
+pub mod values;
+
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

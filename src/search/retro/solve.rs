@@ -1,0 +1,478 @@
+//! The layered engine: backward induction inside a layer with un-moves and child counters,
+//! layers from the last to the first, exact distances; and the forward reachability pass.
+//!
+//! # One layer
+//!
+//! The next layer is solved (value and distance per position, [`cell`]). Then:
+//!
+//! 1. **Scan** (parallel over chunks of ranks). A finished position takes its outcome at
+//!    distance 0. Otherwise its moves into the next layer are looked up: a loss there gives a
+//!    win candidate (shortest such loss + 1); wins there give a lower bound on the length of a
+//!    loss (longest + 1); a draw there rules out a loss. Its moves inside the layer are only
+//!    counted (a `u8` counter, plus one when a draw rules out a loss). A position without
+//!    moves in the layer is decided at once.
+//! 2. **Propagate** in order of distance, with buckets of ranks per distance (Dijkstra on
+//!    integer distances). A bucket entry is either *firm* (decided, to propagate) or
+//!    *tentative* (a win candidate from the scan, or a loss waiting for the length of its
+//!    longest move into the next layer; it is decided when its bucket comes unless decided
+//!    before). Deciding a position at distance `d` visits its parents in the layer
+//!    (un-moves): a loss makes each undecided parent a win at `d + 1`; a win lowers each
+//!    parent's counter and the parent whose counter reaches 0 is a loss at
+//!    `max(d + 1, its bound)`. Since buckets are taken in increasing order, the first decision
+//!    of a position is its shortest win or its longest loss. Atomic compare-and-swap on the
+//!    16-bit cells makes the first decision the only one.
+//! 3. What is left undecided is a **draw**: neither side can force an end it wins.
+//!
+//! Memory while solving layer `k`: 2 bytes per position of layers `k` and `k + 1`, 1 byte
+//! of counter per position of `k`, and 4 bytes per bucket entry (at most one firm and one
+//! tentative entry per position, far fewer in practice).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
+
+use rayon::prelude::*;
+
+use super::model::LayerModel;
+use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code};
+
+/// Positions per work item of a scan.
+const CHUNK: u64 = 1 << 14;
+/// Bucket entries per work item of a propagation step.
+const ENTRY_CHUNK: usize = 1 << 12;
+/// Tag of a tentative bucket entry.
+const TENTATIVE: u32 = 1 << 31;
+/// Largest layer the engine takes (ranks must leave the tag bit free).
+pub const MAX_LAYER: u64 = 1 << 31;
+
+/// Why a layer was not solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// The layer has more than [`MAX_LAYER`] positions.
+    LayerTooLarge(u64),
+    /// A distance does not fit in a cell ([`cell::MAX_DISTANCE`]).
+    DistanceOverflow,
+    /// The stop flag was raised.
+    Stopped,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::LayerTooLarge(n) => {
+                write!(f, "a layer of {n} positions is larger than the engine's {MAX_LAYER}")
+            }
+            EngineError::DistanceOverflow => {
+                write!(f, "a distance exceeds {} plies", cell::MAX_DISTANCE)
+            }
+            EngineError::Stopped => f.write_str("stopped"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Hooks of a run: progress and the stop flag.
+#[derive(Default)]
+pub struct Control<'a> {
+    /// Called with the number of positions just scanned.
+    pub progress: Option<&'a (dyn Fn(u64) + Sync)>,
+    /// Raised by another thread to stop.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Control<'_> {
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// Appends `entry` to the bucket of distance `d`.
+fn push(buckets: &mut Vec<Vec<u32>>, d: usize, entry: u32) {
+    if buckets.len() <= d {
+        buckets.resize_with(d + 1, Vec::new);
+    }
+    buckets[d].push(entry);
+}
+
+/// Moves the buckets of `local` into `global`.
+fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
+    let mut g = global.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if g.len() < local.len() {
+        g.resize_with(local.len(), Vec::new);
+    }
+    for (d, mut v) in local.into_iter().enumerate() {
+        if g[d].is_empty() {
+            g[d] = v;
+        } else {
+            g[d].append(&mut v);
+        }
+    }
+}
+
+/// Solves `layer` given the cells of the next layer (`next`, empty for the last layer).
+/// Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
+/// whose entry there is 0 are left out ([`cell::SKIPPED`]): every child of a position kept
+/// must be kept too (a set closed under moves, such as the positions reachable from a start).
+///
+/// # Errors
+/// See [`EngineError`].
+#[expect(
+    clippy::too_many_lines,
+    reason = "the layer solve in its phases: seeds, counters, distance buckets"
+)]
+pub fn solve_layer<M: LayerModel>(
+    model: &M,
+    layer: usize,
+    next: &[u16],
+    only: Option<&PackedValues>,
+    control: &Control<'_>,
+) -> Result<Vec<u16>, EngineError> {
+    let size = model.layer_size(layer);
+    if size > MAX_LAYER {
+        return Err(EngineError::LayerTooLarge(size));
+    }
+    let cells: Vec<AtomicU16> = vec![0u16; size as usize].into_iter().map(AtomicU16::new).collect();
+    let counts: Vec<AtomicU8> = vec![0u8; size as usize].into_iter().map(AtomicU8::new).collect();
+    let buckets = Mutex::new(Vec::<Vec<u32>>::new());
+    let overflow = AtomicBool::new(false);
+    // 1. Scan.
+    (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        if control.stopped() {
+            return;
+        }
+        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
+        let mut local: Vec<Vec<u32>> = Vec::new();
+        model.scan(layer, start, end, |i, pos| {
+            let slot = &cells[i as usize];
+            if only.is_some_and(|o| o.get(i) == 0) {
+                slot.store(cell::SKIPPED, Ordering::Relaxed);
+                return;
+            }
+            if let Some(o) = model.outcome(pos) {
+                let v = code(o);
+                slot.store(cell::decided(v, 0), Ordering::Relaxed);
+                if v != DRAW {
+                    push(&mut local, 0, i as u32);
+                }
+                return;
+            }
+            let (mut win, mut bound, mut draw) = (u16::MAX, 0u16, false);
+            model.for_each_next_child(pos, |r| {
+                let c = next[r as usize];
+                match cell::value(c) {
+                    LOSS => win = win.min(cell::distance(c) + 1),
+                    WIN => bound = bound.max(cell::distance(c) + 1),
+                    _ => draw = true,
+                }
+            });
+            let n = model.layer_children(pos) + u32::from(draw);
+            if win != u16::MAX {
+                if win > cell::MAX_AUX {
+                    overflow.store(true, Ordering::Relaxed);
+                    return;
+                }
+                slot.store(cell::HAS_WIN | win, Ordering::Relaxed);
+                push(&mut local, win as usize, i as u32 | TENTATIVE);
+            } else if n == 0 {
+                slot.store(cell::decided(LOSS, bound), Ordering::Relaxed);
+                push(&mut local, bound as usize, i as u32);
+            } else {
+                if bound > cell::MAX_AUX {
+                    overflow.store(true, Ordering::Relaxed);
+                    return;
+                }
+                slot.store(bound, Ordering::Relaxed);
+                counts[i as usize].store(n as u8, Ordering::Relaxed);
+            }
+        });
+        merge(&buckets, local);
+        if let Some(p) = control.progress {
+            p(end - start);
+        }
+    });
+    if control.stopped() {
+        return Err(EngineError::Stopped);
+    }
+    if overflow.load(Ordering::Relaxed) {
+        return Err(EngineError::DistanceOverflow);
+    }
+    // 2. Propagate, bucket by bucket.
+    let mut buckets = buckets.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut d = 0usize;
+    while d < buckets.len() {
+        let list = std::mem::take(&mut buckets[d]);
+        if list.is_empty() {
+            d += 1;
+            continue;
+        }
+        if control.stopped() {
+            return Err(EngineError::Stopped);
+        }
+        if d + 1 > cell::MAX_DISTANCE as usize {
+            return Err(EngineError::DistanceOverflow);
+        }
+        let dist = d as u16;
+        // Tentative entries first: every decision at distance d precedes the propagation
+        // that makes decisions at d + 1.
+        let firm: Vec<u32> = list
+            .par_iter()
+            .with_min_len(ENTRY_CHUNK)
+            .filter_map(|&e| {
+                let i = e & !TENTATIVE;
+                if e & TENTATIVE == 0 {
+                    return Some(i);
+                }
+                let slot = &cells[i as usize];
+                let c = slot.load(Ordering::Relaxed);
+                if cell::value(c) != UNKNOWN {
+                    return None;
+                }
+                let v = if c & cell::HAS_WIN != 0 { WIN } else { LOSS };
+                let now = cell::decided(v, dist);
+                slot.compare_exchange(c, now, Ordering::Relaxed, Ordering::Relaxed).ok().map(|_| i)
+            })
+            .collect();
+        drop(list);
+        let found = Mutex::new(Vec::<Vec<u32>>::new());
+        firm.par_chunks(ENTRY_CHUNK).for_each(|chunk| {
+            let mut local: Vec<Vec<u32>> = Vec::new();
+            for &i in chunk {
+                let v = cell::value(cells[i as usize].load(Ordering::Relaxed));
+                let pos = model.position(layer, u64::from(i));
+                model.for_each_layer_parent(pos, |p| {
+                    let ps = &cells[p as usize];
+                    let mut c = ps.load(Ordering::Relaxed);
+                    if cell::value(c) != UNKNOWN {
+                        return;
+                    }
+                    if v == LOSS {
+                        let won = cell::decided(WIN, dist + 1);
+                        loop {
+                            match ps.compare_exchange_weak(
+                                c,
+                                won,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            ) {
+                                Ok(_) => {
+                                    push(&mut local, d + 1, p as u32);
+                                    break;
+                                }
+                                Err(now) if cell::value(now) == UNKNOWN => c = now,
+                                Err(_) => break,
+                            }
+                        }
+                    } else if c & cell::HAS_WIN == 0
+                        && counts[p as usize].fetch_sub(1, Ordering::Relaxed) == 1
+                    {
+                        let bound = cell::aux(c) as usize;
+                        if bound <= d + 1 {
+                            let lost = cell::decided(LOSS, dist + 1);
+                            if ps
+                                .compare_exchange(c, lost, Ordering::Relaxed, Ordering::Relaxed)
+                                .is_ok()
+                            {
+                                push(&mut local, d + 1, p as u32);
+                            }
+                        } else {
+                            push(&mut local, bound, p as u32 | TENTATIVE);
+                        }
+                    }
+                });
+            }
+            merge(&found, local);
+        });
+        for (level, mut v) in found
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .into_iter()
+            .enumerate()
+        {
+            if !v.is_empty() {
+                if buckets.len() <= level {
+                    buckets.resize_with(level + 1, Vec::new);
+                }
+                buckets[level].append(&mut v);
+            }
+        }
+        d += 1;
+    }
+    // 3. The rest is drawn.
+    drop(counts);
+    let mut cells: Vec<u16> = cells.into_iter().map(AtomicU16::into_inner).collect();
+    cells.par_iter_mut().for_each(|c| {
+        if cell::value(*c) == UNKNOWN {
+            *c = cell::decided(DRAW, 0);
+        }
+    });
+    Ok(cells)
+}
+
+/// Solves every layer from the last down to `last` (0 for all), starting below the solved
+/// layer `resume` (its number and cells) if given, only the positions of `only` if given
+/// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
+/// layer (to store or count it); it may fail, which ends the run.
+///
+/// # Errors
+/// An [`EngineError`] or the error of `done`.
+pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
+    model: &M,
+    resume: Option<(usize, Vec<u16>)>,
+    last: usize,
+    only: Option<&[PackedValues]>,
+    control: &Control<'_>,
+    mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
+) -> Result<(), E> {
+    let (mut layer, mut next) = match resume {
+        Some((l, cells)) => (l, cells),
+        None => (model.layers(), Vec::new()),
+    };
+    while layer > last {
+        layer -= 1;
+        let keep = only.map(|o| &o[layer]).filter(|o| !o.is_empty());
+        if only.is_some() && keep.is_none() {
+            // Nothing of this layer is kept (below the start).
+            let cells = vec![cell::SKIPPED; model.layer_size(layer) as usize];
+            done(layer, &cells)?;
+            next = cells;
+            continue;
+        }
+        let cells = solve_layer(model, layer, &next, keep, control)?;
+        done(layer, &cells)?;
+        next = cells;
+    }
+    Ok(())
+}
+
+/// Positions reachable from `start` (`layer`, rank, and side: 0 when the first player is to
+/// move), per layer as 2-bit sets (empty below the start's layer): bit 0 if the position is reached with the first player to
+/// move, bit 1 with the second (ranks are relative to the side to move).
+///
+/// # Errors
+/// [`EngineError::Stopped`] if the stop flag is raised.
+pub fn reachable<M: LayerModel>(
+    model: &M,
+    (layer, rank, side): (usize, u64, u8),
+    control: &Control<'_>,
+) -> Result<Vec<PackedValues>, EngineError> {
+    let layers = model.layers();
+    let mut sets: Vec<PackedValues> = (0..layers)
+        .map(|l| PackedValues::new(if l < layer { 0 } else { model.layer_size(l) }))
+        .collect();
+    sets[layer].or(rank, 1 << side);
+    for l in layer..layers {
+        let (here, rest) = sets.split_at_mut(l + 1);
+        let here = &here[l];
+        let next = rest.first();
+        let size = model.layer_size(l);
+        if size > MAX_LAYER {
+            return Err(EngineError::LayerTooLarge(size));
+        }
+        // Everything reached so far in the layer is the first frontier.
+        let mut frontier: Vec<u32> = (0..size.div_ceil(CHUNK))
+            .into_par_iter()
+            .flat_map_iter(|c| {
+                let (s, e) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
+                (s..e).flat_map(move |i| {
+                    let bits = here.get(i);
+                    (0..2u32).filter(move |b| bits >> b & 1 != 0).map(move |b| (i as u32) << 1 | b)
+                })
+            })
+            .collect();
+        while !frontier.is_empty() {
+            if control.stopped() {
+                return Err(EngineError::Stopped);
+            }
+            frontier = frontier
+                .par_chunks(ENTRY_CHUNK)
+                .flat_map_iter(|chunk| {
+                    let mut found = Vec::new();
+                    for &e in chunk {
+                        let pos = model.position(l, u64::from(e >> 1));
+                        if model.outcome(pos).is_some() {
+                            continue;
+                        }
+                        let bit = 1u8 << (1 - (e & 1));
+                        model.for_each_layer_child(pos, |r| {
+                            if here.or(r, bit) & bit == 0 {
+                                found.push((r as u32) << 1 | u32::from(bit >> 1));
+                            }
+                        });
+                        if let Some(next) = next {
+                            model.for_each_next_child(pos, |r| {
+                                next.or(r, bit);
+                            });
+                        }
+                    }
+                    found
+                })
+                .collect();
+        }
+        if let Some(p) = control.progress {
+            p(size);
+        }
+    }
+    Ok(sets)
+}
+
+/// Counts of a solved layer's reachable positions by value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Positions (board and side to move) reached.
+    pub positions: u64,
+    /// Of them, wins for the side to move.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+}
+
+impl Tally {
+    /// Adds `other`.
+    pub fn add(&mut self, other: Tally) {
+        self.positions += other.positions;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+
+    /// The reachable positions of a layer (`reached`, from [`reachable`]) by the value of their
+    /// cells.
+    pub fn of_layer(cells: &[u16], reached: &PackedValues) -> Tally {
+        if reached.is_empty() {
+            return Tally::default();
+        }
+        (0..cells.len())
+            .into_par_iter()
+            .with_min_len(1 << 14)
+            .map(|i| {
+                let n = u64::from(reached.get(i as u64).count_ones());
+                let v = cell::value(cells[i]);
+                Tally {
+                    positions: n,
+                    wins: if v == WIN { n } else { 0 },
+                    draws: if v == DRAW { n } else { 0 },
+                    losses: if v == LOSS { n } else { 0 },
+                }
+            })
+            .reduce(Tally::default, |mut a, b| {
+                a.add(b);
+                a
+            })
+    }
+}
+
+/// Solves every layer and keeps them all in memory (for small boards and tests): the cells
+/// of layer `l` are `result[l]`.
+///
+/// # Errors
+/// See [`EngineError`].
+pub fn solve_in_memory<M: LayerModel>(model: &M) -> Result<Vec<Vec<u16>>, EngineError> {
+    let mut layers = vec![Vec::new(); model.layers()];
+    solve_layers::<M, EngineError>(model, None, 0, None, &Control::default(), |l, cells| {
+        layers[l] = cells.to_vec();
+        Ok(())
+    })?;
+    Ok(layers)
+}

@@ -1,0 +1,299 @@
+//! Table files: a solved Ataxx board on disk, and the checkpoints of a run.
+//!
+//! # Table file format (version 1)
+//!
+//! All integers little-endian.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `BSTABLE1` |
+//! | 8 | 1 | rules: 0 standard, 1 Polish |
+//! | 9 | 1 | width |
+//! | 10 | 1 | height |
+//! | 11 | 1 | number of valid squares `n` |
+//! | 12 | 4 | reserved, 0 |
+//! | 16 | 8 | valid squares, stride-8 bitboard (`8 * rank + file`) |
+//! | 24 | 8 (n + 1) | number of positions of each layer `k = 0..=n`: `C(n, k) 2^k` |
+//! | 32 + 8n | ... | values, layer 0 first |
+//!
+//! Layer `k` holds the positions with `k` stones, ranked as in
+//! [`AtaxxIndex`](crate::games::ataxx::index::AtaxxIndex) (stones relative to the side to
+//! move). Its values take `ceil(size / 32)` 64-bit words; the value of rank `i` is bits
+//! `2 (i % 32) ..= 2 (i % 32) + 1` of word `i / 32`: 1 win, 2 loss, 3 draw for the side to
+//! move, 0 for a position left out of the solve (a table built from a start holds only the
+//! positions reachable from it, either side to move). Distances are not stored.
+//!
+//! # Checkpoints
+//!
+//! A run writes into the directory `FILE.parts`: `layer-K.val` (the words of layer `K`),
+//! `layer-K.tally` (its reachable positions by value, one line `positions wins draws
+//! losses`) and `layer-K.cells` (the 16-bit cells with distances, kept only for the last
+//! layer finished, which the next layer needs). Each file is written under a temporary name
+//! and renamed, so a killed run leaves only whole files; a resumed run starts below the
+//! lowest layer whose three files are present.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::values::cell;
+
+/// Magic bytes of a table file.
+pub const MAGIC: &[u8; 8] = b"BSTABLE1";
+
+/// The header of a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// Polish rules (else standard).
+    pub polish: bool,
+    /// Board width.
+    pub width: u32,
+    /// Board height.
+    pub height: u32,
+    /// Valid squares (stride 8).
+    pub valid: u64,
+    /// Positions per layer.
+    pub layer_sizes: Vec<u64>,
+}
+
+impl Header {
+    /// Bytes of the header.
+    pub fn len(&self) -> u64 {
+        24 + 8 * self.layer_sizes.len() as u64
+    }
+
+    /// Whether the header has no layer (never for a valid table).
+    pub fn is_empty(&self) -> bool {
+        self.layer_sizes.is_empty()
+    }
+
+    /// Byte offset of the values of `layer`.
+    pub fn layer_offset(&self, layer: usize) -> u64 {
+        self.len() + self.layer_sizes[..layer].iter().map(|s| s.div_ceil(32) * 8).sum::<u64>()
+    }
+
+    /// The header as bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = MAGIC.to_vec();
+        b.extend([
+            u8::from(self.polish),
+            self.width as u8,
+            self.height as u8,
+            (self.layer_sizes.len() - 1) as u8,
+        ]);
+        b.extend(0u32.to_le_bytes());
+        b.extend(self.valid.to_le_bytes());
+        for s in &self.layer_sizes {
+            b.extend(s.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads and checks the header of `file`.
+    ///
+    /// # Errors
+    /// On a read error or a header that is not a table's.
+    pub fn read(file: &File) -> io::Result<Header> {
+        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+        let mut head = [0u8; 24];
+        file.read_exact_at(&mut head, 0)?;
+        if &head[..8] != MAGIC {
+            return Err(bad("not a bitsolve table (bad magic)"));
+        }
+        let (rules, width, height, n) = (head[8], head[9], head[10], head[11]);
+        let valid = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+        if rules > 1 || !(1..=7).contains(&width) || !(1..=7).contains(&height) {
+            return Err(bad("bad rules or board size in the table header"));
+        }
+        if valid.count_ones() != u32::from(n) || n > 40 {
+            return Err(bad("the valid squares do not match the square count"));
+        }
+        let mut sizes = vec![0u8; 8 * (n as usize + 1)];
+        file.read_exact_at(&mut sizes, 24)?;
+        let layer_sizes =
+            sizes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+        Ok(Header {
+            polish: rules == 1,
+            width: u32::from(width),
+            height: u32::from(height),
+            valid,
+            layer_sizes,
+        })
+    }
+}
+
+/// A table file opened for lookups (values are read from the file on demand).
+#[derive(Debug)]
+pub struct TableFile {
+    file: File,
+    header: Header,
+}
+
+impl TableFile {
+    /// Opens `path` and reads its header.
+    ///
+    /// # Errors
+    /// If the file cannot be read or is not a table.
+    pub fn open(path: &Path) -> io::Result<TableFile> {
+        let file = File::open(path)?;
+        let header = Header::read(&file)?;
+        let want = header.layer_offset(header.layer_sizes.len());
+        let have = file.metadata()?.len();
+        if have != want {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("table file of {have} bytes, its header says {want}"),
+            ));
+        }
+        Ok(TableFile { file, header })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The 2-bit value of rank `index` in `layer`.
+    ///
+    /// # Errors
+    /// On a read error or a rank out of range.
+    pub fn value(&self, layer: usize, index: u64) -> io::Result<u8> {
+        if layer >= self.header.layer_sizes.len() || index >= self.header.layer_sizes[layer] {
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, "rank out of range"));
+        }
+        let mut word = [0u8; 8];
+        self.file.read_exact_at(&mut word, self.header.layer_offset(layer) + index / 32 * 8)?;
+        Ok((u64::from_le_bytes(word) >> (2 * (index % 32)) & 3) as u8)
+    }
+}
+
+/// The checkpoint directory of a run writing `table`.
+#[derive(Clone, Debug)]
+pub struct Parts {
+    dir: PathBuf,
+}
+
+/// The 2-bit values of `cells` as the little-endian words of the table format.
+pub fn pack(cells: &[u16]) -> Vec<u8> {
+    cells
+        .par_chunks(32)
+        .flat_map_iter(|chunk| {
+            let word = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (j, &c)| w | u64::from(cell::stored(c)) << (2 * j));
+            word.to_le_bytes()
+        })
+        .collect()
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+impl Parts {
+    /// The directory `TABLE.parts` (created if missing).
+    ///
+    /// # Errors
+    /// If it cannot be created.
+    pub fn new(table: &Path) -> io::Result<Parts> {
+        let mut dir = table.as_os_str().to_owned();
+        dir.push(".parts");
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir)?;
+        Ok(Parts { dir })
+    }
+
+    /// Removes every checkpoint (a fresh run).
+    ///
+    /// # Errors
+    /// On a file system error.
+    pub fn clear(&self) -> io::Result<()> {
+        std::fs::remove_dir_all(&self.dir)?;
+        std::fs::create_dir_all(&self.dir)
+    }
+
+    fn path(&self, layer: usize, ext: &str) -> PathBuf {
+        self.dir.join(format!("layer-{layer}.{ext}"))
+    }
+
+    /// Stores a finished layer: its 2-bit values, its tally, its cells; drops the cells of
+    /// the layer above.
+    ///
+    /// # Errors
+    /// On a write error.
+    pub fn save(&self, layer: usize, cells: &[u16], tally: [u64; 4]) -> io::Result<()> {
+        write_atomic(&self.path(layer, "val"), &pack(cells))?;
+        let t = tally.map(|x| x.to_string()).join(" ");
+        write_atomic(&self.path(layer, "tally"), format!("{t}\n").as_bytes())?;
+        let bytes: Vec<u8> = cells.par_iter().flat_map_iter(|c| c.to_le_bytes()).collect();
+        write_atomic(&self.path(layer, "cells"), &bytes)?;
+        let above = self.path(layer + 1, "cells");
+        if above.exists() {
+            std::fs::remove_file(above)?;
+        }
+        Ok(())
+    }
+
+    /// The tally of a finished layer, if stored.
+    pub fn tally(&self, layer: usize) -> Option<[u64; 4]> {
+        let text = std::fs::read_to_string(self.path(layer, "tally")).ok()?;
+        let v: Vec<u64> = text.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        v.try_into().ok()
+    }
+
+    /// The lowest layer finished in an unbroken run from the top (`layers - 1` down), with
+    /// its cells, if any layer is finished.
+    ///
+    /// # Errors
+    /// On a read error of the cells file, or cells of the wrong size.
+    pub fn resume(&self, layer_sizes: &[u64]) -> io::Result<Option<(usize, Vec<u16>)>> {
+        let mut lowest = None;
+        for l in (0..layer_sizes.len()).rev() {
+            if self.path(l, "val").exists() && self.tally(l).is_some() {
+                lowest = Some(l);
+            } else {
+                break;
+            }
+        }
+        let Some(l) = lowest else { return Ok(None) };
+        let path = self.path(l, "cells");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let bytes = std::fs::read(path)?;
+        if bytes.len() as u64 != 2 * layer_sizes[l] {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "cells file of the wrong size"));
+        }
+        Ok(Some((l, bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())))
+    }
+
+    /// Writes the table file `table` from the finished layers, then removes the directory.
+    ///
+    /// # Errors
+    /// On a read or write error.
+    pub fn assemble(&self, header: &Header, table: &Path) -> io::Result<()> {
+        let tmp = table.with_extension("tmp");
+        {
+            let mut out = io::BufWriter::new(File::create(&tmp)?);
+            out.write_all(&header.to_bytes())?;
+            for l in 0..header.layer_sizes.len() {
+                let mut f = File::open(self.path(l, "val"))?;
+                io::copy(&mut f, &mut out)?;
+            }
+            out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
+        }
+        std::fs::rename(tmp, table)?;
+        std::fs::remove_dir_all(&self.dir)
+    }
+}
