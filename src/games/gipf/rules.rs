@@ -154,7 +154,7 @@ impl Gipf {
     /// Whether the raw result `st` of a push has a row to remove. A legal position has none,
     /// and removals create none, so every new run of a colour passes through a cell that colour
     /// gained: only the windows of `K` cells through each gained cell are looked at
-    /// ([`Windows::full_through`], at most `3K` mask tests per cell).
+    /// ([`Windows::full_through`](crate::geometry::hex::Windows::full_through), at most `3K` mask tests per cell).
     /// `st` must come from [`Gipf::pushed`] on this position.
     #[inline]
     pub fn push_makes_run(&self, st: &State) -> bool {
