@@ -1,0 +1,249 @@
+//! The rules after a push: the push itself (with the row-full rule), row detection by the
+//! `(S, K)` window tables or by scanning lines, and row removal with its choices.
+
+use super::{Gipf, Run, State, colour_of};
+use crate::game::Player;
+
+impl Gipf {
+    /// Every maximal run of `colour` of length `>= K` in `state`, lines in geometry order.
+    pub fn runs_of(&self, state: &State, colour: usize) -> Vec<Run> {
+        let mine = state.board[colour];
+        let occupied = state.board[0] | state.board[1];
+        let k = self.k as usize;
+        let mut out = Vec::new();
+        for (li, line) in self.geo.lines.iter().enumerate() {
+            let cells = &line.cells;
+            if cells.len() < k {
+                continue;
+            }
+            let mut i = 0;
+            while i < cells.len() {
+                if mine >> cells[i] & 1 == 0 {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < cells.len() && mine >> cells[i] & 1 == 1 {
+                    i += 1;
+                }
+                if i - start >= k {
+                    let mut lo = start;
+                    while lo > 0 && occupied >> cells[lo - 1] & 1 == 1 {
+                        lo -= 1;
+                    }
+                    let mut hi = i;
+                    while hi < cells.len() && occupied >> cells[hi] & 1 == 1 {
+                        hi += 1;
+                    }
+                    let segment = cells[lo..hi].iter().fold(0u128, |m, &c| m | 1 << c);
+                    out.push(Run {
+                        colour,
+                        line: li as u16,
+                        first: cells[start],
+                        last: cells[i - 1],
+                        segment,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Removes the segment of `run`: own pieces back to the reserve, others captured.
+    pub fn remove_run(state: &mut State, run: &Run) {
+        let c = run.colour;
+        state.reserve[c] += (state.board[c] & run.segment).count_ones();
+        state.board[0] &= !run.segment;
+        state.board[1] &= !run.segment;
+    }
+
+    /// Whether some two runs' segments share a cell.
+    fn any_intersect(runs: &[Run]) -> bool {
+        runs.iter()
+            .enumerate()
+            .any(|(i, a)| runs[i + 1..].iter().any(|b| a.segment & b.segment != 0))
+    }
+
+    /// The state after push `push` by the side to move, before removing rows; `None` if the line
+    /// is full or the side to move has no piece in reserve.
+    pub fn pushed(&self, push: usize) -> Option<State> {
+        if self.state.reserve[colour_of(self.to_move)] == 0 {
+            return None;
+        }
+        let p = &self.geo.pushes[push];
+        let occupied = self.state.board[0] | self.state.board[1];
+        let j = p.cells.iter().position(|&c| occupied >> c & 1 == 0)?;
+        let mut st = self.state;
+        let mover = colour_of(self.to_move);
+        for i in (1..=j).rev() {
+            let (from, to) = (p.cells[i - 1], p.cells[i]);
+            for c in 0..2 {
+                if st.board[c] >> from & 1 == 1 {
+                    st.board[c] |= 1 << to;
+                } else {
+                    st.board[c] &= !(1 << to);
+                }
+            }
+        }
+        let entry = p.cells[0];
+        st.board[1 - mover] &= !(1 << entry);
+        st.board[mover] |= 1 << entry;
+        st.reserve[mover] -= 1;
+        Some(st)
+    }
+
+    /// The state after push `push` by the side to move, before removing rows, and the index
+    /// along the push of the first empty cell (the last cell whose content changed); `None` if
+    /// the line is full.
+    #[inline]
+    pub(super) fn push_raw(&self, push: usize) -> Option<(State, usize)> {
+        let p = &self.geo.pushes[push];
+        let [b0, b1] = self.state.board;
+        let occupied = b0 | b1;
+        if p.mask & !occupied == 0 {
+            return None;
+        }
+        let cells = &p.cells;
+        let mut j = 0;
+        while occupied >> cells[j] & 1 == 1 {
+            j += 1;
+        }
+        // Shift the pieces on cells[0..j] one step along the push onto cells[1..=j]; the
+        // entry cell gets the mover's piece.
+        let (mut s0, mut s1) = (0u128, 0u128);
+        let mut span = 1u128 << cells[0];
+        for w in cells[..=j].windows(2) {
+            let (from, to) = (w[0], w[1]);
+            s0 |= (b0 >> from & 1) << to;
+            s1 |= (b1 >> from & 1) << to;
+            span |= 1 << to;
+        }
+        let entry = 1u128 << cells[0];
+        let mut reserve = self.state.reserve;
+        let board = if self.to_move == Player::First {
+            reserve[0] -= 1;
+            [(b0 & !span) | s0 | entry, (b1 & !span) | s1]
+        } else {
+            reserve[1] -= 1;
+            [(b0 & !span) | s0, (b1 & !span) | s1 | entry]
+        };
+        Some((State { board, reserve }, j))
+    }
+
+    /// Whether `line` holds `K` consecutive pieces of the set `mine`.
+    #[inline]
+    fn line_has_run(&self, mine: u128, line: u16) -> bool {
+        let line = &self.geo.lines[line as usize];
+        if ((mine & line.mask).count_ones()) < self.k {
+            return false;
+        }
+        let mut run = 0;
+        for &c in &line.cells {
+            if mine >> c & 1 == 1 {
+                run += 1;
+                if run >= self.k {
+                    return true;
+                }
+            } else {
+                run = 0;
+            }
+        }
+        false
+    }
+
+    /// Whether the raw result `st` of a push has a row to remove. A legal position has none,
+    /// and removals create none, so every new run of a colour passes through a cell that colour
+    /// gained: only the windows of `K` cells through each gained cell are looked at
+    /// ([`Windows::full_through`](crate::geometry::hex::Windows::full_through), at most `3K` mask tests per cell).
+    /// `st` must come from [`Gipf::pushed`] on this position.
+    #[inline]
+    pub fn push_makes_run(&self, st: &State) -> bool {
+        for colour in 0..2 {
+            let mine = st.board[colour];
+            if mine.count_ones() < self.k {
+                continue;
+            }
+            let mut gained = mine & !self.state.board[colour];
+            while gained != 0 {
+                let c = gained.trailing_zeros() as usize;
+                gained &= gained - 1;
+                if self.windows.full_through(c, mine) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// [`Gipf::push_makes_run`] by scanning the lines through the gained cells (the version
+    /// before the window tables; kept to check and measure them).
+    #[doc(hidden)]
+    pub fn push_makes_run_by_lines(&self, st: &State) -> bool {
+        for colour in 0..2 {
+            let mine = st.board[colour];
+            if mine.count_ones() < self.k {
+                continue;
+            }
+            let mut gained = mine & !self.state.board[colour];
+            while gained != 0 {
+                let c = gained.trailing_zeros() as usize;
+                gained &= gained - 1;
+                let masks = &self.geo.line_masks_of_cell[c];
+                for (f, &line) in self.geo.lines_of_cell[c].iter().enumerate() {
+                    if (mine & masks[f]).count_ones() >= self.k && self.line_has_run(mine, line) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Every result of resolving the rows of `st` (mover's colour first), in branch order,
+    /// duplicates included.
+    pub fn resolutions(&self, st: State, out: &mut Vec<State>) {
+        self.resolve_from(st, 0, out);
+    }
+
+    fn resolve_from(&self, mut st: State, step: usize, out: &mut Vec<State>) {
+        let mover = colour_of(self.to_move);
+        for step in step..2 {
+            let colour = if step == 0 { mover } else { 1 - mover };
+            let runs = self.runs_of(&st, colour);
+            if runs.is_empty() {
+                continue;
+            }
+            if !Self::any_intersect(&runs) {
+                for r in &runs {
+                    Self::remove_run(&mut st, r);
+                }
+                continue;
+            }
+            for (i, r) in runs.iter().enumerate() {
+                let crosses =
+                    runs.iter().enumerate().any(|(j, o)| j != i && o.segment & r.segment != 0);
+                if crosses {
+                    let mut next = st;
+                    Self::remove_run(&mut next, r);
+                    self.resolve_from(next, step, out);
+                }
+            }
+            return;
+        }
+        out.push(st);
+    }
+
+    /// The distinct results of push `push` (empty if the line is full), in branch order.
+    pub fn push_results(&self, push: usize) -> Vec<State> {
+        let Some(st) = self.pushed(push) else { return Vec::new() };
+        let mut all = Vec::new();
+        self.resolutions(st, &mut all);
+        let mut out: Vec<State> = Vec::with_capacity(all.len());
+        for s in all {
+            if !out.contains(&s) {
+                out.push(s);
+            }
+        }
+        out
+    }
+}
