@@ -293,7 +293,7 @@ impl Interpreter {
     }
 
     /// The solver for game `G`. df-pn runs with GIPF's own settings
-    /// ([`SolverOptions::for_game`] from [`Gipf`]'s `SEARCH_HINTS`: no mobility
+    /// ([`SolverOptions::for_game`] from GIPF's search hints: no mobility
     /// initialisation, the first-reply probe, epsilon = 2); see the df-pn module docs.
     fn solver<G: Game>(&self) -> Box<dyn Solver<G>> {
         let options = if self.runs_dfpn() { self.dfpn_options() } else { self.options() };
