@@ -6,7 +6,8 @@
 #
 # Checkpoint/resume: each finished target appends one line to results/raw/fuzz/done.tsv
 # (target, inputs, crashes, slowest ms, seconds, inputs/s); a rerun skips the targets listed
-# there (delete the file to start over). Crash inputs go to fuzz/crashes/.
+# there (delete the file to start over). Crash inputs go to fuzz/crashes/ (with the panic
+# message beside each); results/raw/fuzz/<target>.stderr keeps the last 200 KB of its chatter.
 #
 #   scripts/fuzz.sh                        # the full run, then results/fuzz.md
 #   FUZZ_INPUTS=20000 scripts/fuzz.sh      # a short slice (CI); writes no results/fuzz.md
@@ -55,7 +56,7 @@ if [[ -z "${FUZZ_REPORT_ONLY:-}" ]]; then
             ((share < 5)) && share=5
             local line
             if line=$(nice -n 15 "$BIN" fuzz --target "$t" --inputs "$INPUTS" --seed 1 \
-                --seconds "$share" --crashes fuzz/crashes 2>>"$RAW/$t.stderr"); then :; fi
+                --seconds "$share" --crashes fuzz/crashes 2> >(tail -c 200000 > "$RAW/$t.stderr")); then :; fi
             line=$(echo "$line" | tail -1)
             if [[ $(echo "$line" | cut -f2) == hang ]]; then
                 echo "$t: hang (see fuzz/crashes)" >&2
