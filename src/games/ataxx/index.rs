@@ -158,7 +158,8 @@ impl<const POLISH: bool> AtaxxIndex<POLISH> {
                         if bits >> i & 1 != 0 {
                             j += 1;
                             let c = compact[8 * r + i] as usize;
-                            term += BINOMIAL[c][j];
+                            // More occupied squares than squares: an entry never looked up.
+                            term += BINOMIAL[c].get(j).copied().unwrap_or(0);
                         }
                     }
                     colex[(r * stride + below) * 128 + byte] = term;
