@@ -38,10 +38,21 @@ pub fn csv_header() -> String {
 
 /// Quotes a CSV field when it holds a comma, quote or line break (`csv`'s necessary quoting).
 pub fn csv_field(text: &str) -> String {
-    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    if text.is_empty() {
+        return String::new();
+    }
+    // A whole one-field record: the closing quote of a field is only written when the field
+    // ends, so writing a lone field and stopping would lose it (found by the results fuzz target).
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
     // Writing to memory cannot fail.
-    let _ = writer.write_field(text);
-    let bytes = writer.into_inner().unwrap_or_default();
+    let _ = writer.write_record([text]);
+    let mut bytes = writer.into_inner().unwrap_or_default();
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+    }
     String::from_utf8(bytes).unwrap_or_default()
 }
 

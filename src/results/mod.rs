@@ -39,6 +39,18 @@ pub use tables::{Baseline, Format, Table, ratio_table, score_table, summary_tabl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A field with a comma or quote is written whole (its closing quote included) and reads
+    /// back the same: found by the results fuzz target.
+    #[test]
+    fn csv_fields_round_trip() {
+        for field in ["b,\"c\"", "plain", "", "x\"", ",", "a b"] {
+            let line = format!("a,{},d", csv_field(field));
+            let fields = split_csv(&line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+            assert_eq!(fields[1].1, field, "{line}");
+            assert_eq!(fields.len(), 3);
+        }
+    }
     use crate::game::Outcome;
 
     const FIXTURE: &str = "\
