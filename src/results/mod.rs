@@ -2,11 +2,11 @@
 //! and tables (`report`, `compare`) computed from rows.
 //!
 //! One row per (position, solver configuration). The columns are declared once, in
-//! [`row`](self::row) ([`COLUMNS`]: name, type and meaning), and that one table drives the CSV
+//! [`row`] ([`COLUMNS`]: name, type and meaning), and that one table drives the CSV
 //! header, both writers, both readers and the schema section of `bitsolve report`. A row's
 //! resume key is [`Row::key`]: (dataset file, position id, solver, threads, options signature).
 //!
-//! * [`row`](self::row): [`Row`], [`RowKey`], [`Config`], [`COLUMNS`].
+//! * [`row`]: [`Row`], [`RowKey`], [`Config`], [`COLUMNS`].
 //! * [`formats`]: CSV and JSON Lines through `csv` and `serde_json`, read through
 //!   [`crate::lineio`] so a bad line costs one row.
 //! * [`aggregates`]: totals, speedups, ratios, disagreements.

@@ -35,7 +35,7 @@ fn by_count(own: u64, opp: u64) -> Outcome {
     }
 }
 
-/// [`Game::outcome`] of the position `own`, `opp` on `valid` (mover's view).
+/// [`Game::outcome`](crate::game::Game::outcome) of the position `own`, `opp` on `valid` (mover's view).
 #[inline]
 pub fn outcome<const POLISH: bool>(own: u64, opp: u64, valid: u64) -> Option<Outcome> {
     let empty = valid & !own & !opp;
