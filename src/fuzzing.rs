@@ -280,7 +280,10 @@ pub fn results_reader(data: &[u8]) {
     let _ = rows;
     let text = text(data);
     for line in text.lines().take(16) {
-        if let Ok(fields) = results::split_csv(line) {
+        // A line of one empty field (`""`) writes back as an empty line, which has no field.
+        if let Ok(fields) = results::split_csv(line)
+            && !(fields.len() == 1 && fields[0].1.is_empty())
+        {
             let joined: Vec<String> = fields.iter().map(|(_, f)| results::csv_field(f)).collect();
             let again = results::split_csv(&joined.join(","))
                 .unwrap_or_else(|e| panic!("{line:?}: its fields written back fail: {e:?}"));
