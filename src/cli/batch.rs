@@ -76,6 +76,25 @@ pub type Worker<'a, G> = Box<dyn FnMut(&Item<G>) -> (Row, String) + 'a>;
 /// Makes the worker of configuration `c` (one per job thread).
 pub type WorkerFactory<'a, G> = dyn Fn(usize) -> Worker<'a, G> + Sync + 'a;
 
+/// What configuration `c` of `spec` made of `item`, for its row.
+pub fn solved<'b, G>(
+    spec: &'b BatchSpec<'b>,
+    signatures: &'b [String],
+    c: usize,
+    item: &'b Item<G>,
+) -> Solved<'b, G> {
+    let (kind, options) = &spec.configs[c];
+    Solved {
+        game: spec.game,
+        file: &item.file,
+        entry: &item.entry,
+        pos: &item.pos,
+        kind: *kind,
+        options,
+        signature: &signatures[c],
+    }
+}
+
 /// The workers of an outcome batch: `make_solver` per configuration.
 pub fn outcome_workers<'a, G: Notation>(
     spec: &'a BatchSpec<'a>,
@@ -86,15 +105,7 @@ pub fn outcome_workers<'a, G: Notation>(
         let mut solver = make_solver::<G>(*kind, options);
         Box::new(move |item: &Item<G>| {
             let report = solver.solve(&item.pos, &spec.limits);
-            let solved = Solved {
-                game: spec.game,
-                file: &item.file,
-                entry: &item.entry,
-                pos: &item.pos,
-                kind: *kind,
-                options,
-                signature: &signatures[c],
-            };
+            let solved = solved(spec, signatures, c, item);
             (solved.outcome_row(&report), result_line(&item.pos, &report))
         })
     }

@@ -14,7 +14,7 @@ use bitsolve::{GameKind, Notation, Scored, SolverKind, with_scored_game};
 
 use super::SearchArgs;
 use super::batch::{self, BatchSpec, Item, Worker};
-use super::rows::{Solved, score_line};
+use super::rows::score_line;
 
 /// What `solve --score` was asked for.
 pub struct ScoreJob<'a> {
@@ -50,15 +50,7 @@ pub fn score_workers<'a, G: Notation + Scored>(
         let mut solver = make_score_solver::<G>(*kind, options);
         Box::new(move |item: &Item<G>| {
             let report = solver.solve_score(&item.pos, &spec.limits);
-            let solved = Solved {
-                game: spec.game,
-                file: &item.file,
-                entry: &item.entry,
-                pos: &item.pos,
-                kind: *kind,
-                options,
-                signature: &signatures[c],
-            };
+            let solved = super::batch::solved(spec, signatures, c, item);
             (solved.score_row(&report), score_line(&item.pos, &report))
         })
     }
