@@ -41,6 +41,93 @@ pub struct BatchSpec<'a> {
     pub jobs: usize,
 }
 
+/// How many positions a batch solves at once, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Jobs {
+    /// Positions solved at once.
+    pub jobs: usize,
+    /// Cores of the machine (`available_parallelism`).
+    pub cores: usize,
+}
+
+/// What bounds the number of jobs.
+#[derive(Clone, Copy, Debug)]
+pub struct JobRequest {
+    /// `--jobs` if given (else: as many as the cores, memory and threads allow).
+    pub jobs: Option<usize>,
+    /// The most threads one search of the batch uses.
+    pub threads: usize,
+    /// Memory of one job in MiB (its largest transposition table).
+    pub mib_per_job: usize,
+    /// `--memory` in GiB if given (else 3/4 of the machine's memory, when it can be read).
+    pub memory_gib: Option<f64>,
+    /// `--oversubscribe`: allow jobs x threads above the cores.
+    pub oversubscribe: bool,
+}
+
+/// The machine's memory in MiB (`MemTotal` of `/proc/meminfo`), if readable.
+fn machine_mib() -> Option<usize> {
+    let text = fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+/// Chooses the jobs of a batch: by default one per free core (cores / threads per search),
+/// fewer if the tables of all jobs would not fit the memory budget (`--memory`, default 3/4
+/// of the machine). An explicit `--jobs` that would oversubscribe the cores (without
+/// `--oversubscribe`) or overflow the budget is an error, never silently lowered.
+///
+/// # Errors
+/// The reason the request cannot be honoured.
+pub fn choose_jobs(req: &JobRequest, cores: usize) -> Result<Jobs> {
+    let threads = req.threads.max(1);
+    let budget_mib = match req.memory_gib {
+        Some(g) if !(g.is_finite() && g > 0.0) => bail!("--memory {g}: expected GiB > 0"),
+        Some(g) => Some((g * 1024.0) as usize),
+        None => machine_mib().map(|m| m * 3 / 4),
+    };
+    let by_memory = budget_mib.map(|b| b / req.mib_per_job.max(1));
+    if by_memory == Some(0) {
+        bail!(
+            "one job needs {} MiB of tables, more than the memory budget of {} MiB (--memory)",
+            req.mib_per_job,
+            budget_mib.unwrap_or(0)
+        );
+    }
+    let jobs = match req.jobs {
+        Some(0) => bail!("--jobs 0: need at least 1"),
+        Some(j) => {
+            if j * threads > cores && !req.oversubscribe {
+                bail!(
+                    "--jobs {j} x --threads {threads} = {} threads on {cores} cores; lower \
+                     --jobs or --threads, or give --oversubscribe",
+                    j * threads
+                );
+            }
+            if let Some(m) = by_memory
+                && j > m
+            {
+                bail!(
+                    "--jobs {j} x {} MiB of tables exceeds the memory budget of {} MiB \
+                     (--memory); at most {m} jobs fit",
+                    req.mib_per_job,
+                    budget_mib.unwrap_or(0)
+                );
+            }
+            j
+        }
+        None => (cores / threads).max(1).min(by_memory.unwrap_or(usize::MAX)),
+    };
+    Ok(Jobs { jobs, cores })
+}
+
+/// The machine's cores, as the batch counts them.
+#[must_use]
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
 /// What a batch run produced.
 pub struct BatchOutcome {
     /// Every row of this run's work: resumed ones from the file, then new ones.
@@ -257,9 +344,9 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
     Ok(BatchOutcome { rows, bad_lines })
 }
 
-/// Solves the planned work: `jobs` plain threads pull positions from a shared counter; each has
-/// one worker (solver and table) per configuration, so memory is jobs x `tt_mib`. Plain threads,
-/// not a rayon pool: a parallel solver runs its own rayon pool inside a job. Returns the new rows.
+/// Solves the planned work: `jobs` threads of a rayon pool pull positions from a shared counter;
+/// each has one worker (solver and table) per configuration, so memory is jobs x `tt_mib`.
+/// Returns the new rows.
 pub fn execute<G: Notation>(
     spec: &BatchSpec,
     items: &[Item<G>],
@@ -281,6 +368,13 @@ pub fn execute<G: Notation>(
     let new_rows = Mutex::new(Vec::new());
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let jobs = spec.jobs.max(1);
+    // One rayon thread per job, each pulling positions from a shared counter (dynamic
+    // balance: a hard position does not hold up the others). A parallel solver inside a job
+    // runs its own pool of `--threads`, so jobs x threads is what [`choose_jobs`] bounds.
+    let pool = (jobs > 1)
+        .then(|| rayon::ThreadPoolBuilder::new().num_threads(jobs).build())
+        .transpose()
+        .context("starting the job threads")?;
     for c in 0..spec.configs.len() {
         let next = AtomicUsize::new(0);
         let work = || {
@@ -318,11 +412,7 @@ pub fn execute<G: Notation>(
         if jobs == 1 {
             work();
         } else {
-            std::thread::scope(|scope| {
-                for _ in 0..jobs {
-                    scope.spawn(work);
-                }
-            });
+            pool.as_ref().expect("a pool for jobs > 1").broadcast(|_| work());
         }
     }
     bar.finish_and_clear();
@@ -330,4 +420,44 @@ pub fn execute<G: Notation>(
         return Err(e.context("writing result rows"));
     }
     Ok(new_rows.into_inner().expect("rows"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(jobs: Option<usize>, threads: usize, mib: usize, gib: f64) -> JobRequest {
+        JobRequest { jobs, threads, mib_per_job: mib, memory_gib: Some(gib), oversubscribe: false }
+    }
+
+    #[test]
+    fn default_jobs_fill_the_cores_without_oversubscribing() {
+        assert_eq!(choose_jobs(&request(None, 1, 64, 8.0), 2).unwrap().jobs, 2);
+        assert_eq!(choose_jobs(&request(None, 2, 64, 8.0), 2).unwrap().jobs, 1);
+        assert_eq!(choose_jobs(&request(None, 3, 64, 8.0), 16).unwrap().jobs, 5);
+        // More threads than cores: still one job.
+        assert_eq!(choose_jobs(&request(None, 4, 64, 8.0), 2).unwrap().jobs, 1);
+    }
+
+    #[test]
+    fn default_jobs_stay_within_the_memory_budget() {
+        // 1 GiB budget, 300 MiB tables: 3 jobs fit of 16 cores.
+        assert_eq!(choose_jobs(&request(None, 1, 300, 1.0), 16).unwrap().jobs, 3);
+        let err = choose_jobs(&request(None, 1, 2048, 1.0), 16).unwrap_err().to_string();
+        assert!(err.contains("more than the memory budget of 1024 MiB"), "{err}");
+    }
+
+    #[test]
+    fn explicit_jobs_are_honoured_or_refused_never_lowered() {
+        assert_eq!(choose_jobs(&request(Some(2), 1, 64, 8.0), 2).unwrap().jobs, 2);
+        let err = choose_jobs(&request(Some(2), 2, 64, 8.0), 2).unwrap_err().to_string();
+        assert!(err.contains("4 threads on 2 cores"), "{err}");
+        let mut over = request(Some(2), 2, 64, 8.0);
+        over.oversubscribe = true;
+        assert_eq!(choose_jobs(&over, 2).unwrap().jobs, 2);
+        let err = choose_jobs(&request(Some(3), 1, 512, 1.0), 8).unwrap_err().to_string();
+        assert!(err.contains("at most 2 jobs fit"), "{err}");
+        assert!(choose_jobs(&request(Some(0), 1, 64, 8.0), 2).is_err());
+        assert!(choose_jobs(&request(None, 1, 64, -1.0), 2).is_err());
+    }
 }

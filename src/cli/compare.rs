@@ -57,9 +57,15 @@ pub struct CompareArgs {
     /// Skip rows already in `--out`.
     #[arg(long, requires = "out")]
     resume: bool,
-    /// Positions solved at once (keep 1 when measuring thread speedup).
+    /// Positions solved at once (keep 1, the default, when measuring thread speedup).
     #[arg(long, short, default_value_t = 1)]
     jobs: usize,
+    /// Memory budget of all jobs' tables in GiB (default: 3/4 of the machine's memory).
+    #[arg(long)]
+    memory: Option<f64>,
+    /// Allow --jobs x threads above the number of cores.
+    #[arg(long)]
+    oversubscribe: bool,
     /// Dataset files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -196,6 +202,18 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
             options: Some(options_signature(&first_options, &limits, false)),
         },
     };
+    let request = batch::JobRequest {
+        jobs: Some(args.jobs),
+        threads: configs
+            .iter()
+            .map(|(k, o)| effective_threads(*k, o, false) as usize)
+            .max()
+            .unwrap_or(1),
+        mib_per_job: configs.iter().map(|(_, o)| o.tt_mib).max().unwrap_or(1),
+        memory_gib: args.memory,
+        oversubscribe: args.oversubscribe,
+    };
+    let jobs = batch::choose_jobs(&request, batch::cores())?.jobs;
     let spec = batch::BatchSpec {
         game: args.game,
         files: &args.files,
@@ -205,7 +223,7 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
         out: args.out.clone(),
         resume: args.resume,
         shard: None,
-        jobs: args.jobs,
+        jobs,
     };
     let signatures = batch::signatures(&spec);
     let workers = batch::outcome_workers::<G>(&spec, &signatures);

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use bitsolve::results::{Format, score_table, summary_table};
 use bitsolve::{GameKind, Notation, SolverKind, make_solver, with_game};
 
-use super::rows::{options_signature, report_disagreements, result_line};
+use super::rows::{effective_threads, options_signature, report_disagreements, result_line};
 use super::{SearchArgs, batch};
 
 /// Arguments of `bitsolve solve`.
@@ -43,10 +43,16 @@ pub struct SolveArgs {
     /// Solve only positions k with k % n == i (0-based `i/n`, e.g. a Slurm array task id).
     #[arg(long, value_parser = batch::parse_shard)]
     shard: Option<(usize, usize)>,
-    /// Positions solved at once (rayon across positions; each has its own solver and table,
-    /// so memory is jobs x tt-mib).
-    #[arg(long, short, default_value_t = 1)]
-    jobs: usize,
+    /// Positions solved at once (a rayon pool across positions; each has its own solver and
+    /// table, so memory is jobs x tt-mib). Default: cores / --threads, within --memory.
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Memory budget of all jobs' tables in GiB (default: 3/4 of the machine's memory).
+    #[arg(long)]
+    memory: Option<f64>,
+    /// Allow --jobs x --threads above the number of cores.
+    #[arg(long)]
+    oversubscribe: bool,
     /// Compute the exact final score instead of the result (games with a score: gauss); with
     /// files, rows carry a `score` column and take `--out`, `--resume`, `--shard` and `--jobs`.
     #[arg(long)]
@@ -66,7 +72,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if args.score {
         let (position, moves) = (position.as_deref(), &args.moves);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
-        let batch = (position.is_none() && !args.files.is_empty()).then(|| batch_spec(args, true));
+        let batch = (position.is_none() && !args.files.is_empty())
+            .then(|| batch_spec(args, true))
+            .transpose()?;
         let job = super::score::ScoreJob { game, position, moves, solvers, search, batch };
         return super::score::run(&job);
     }
@@ -137,9 +145,26 @@ fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
 }
 
 /// The batch over the dataset files (`score`: exact scores).
-pub fn batch_spec(args: &SolveArgs, score: bool) -> batch::BatchSpec<'_> {
+///
+/// # Errors
+/// `--jobs`, `--threads` and `--memory` that cannot be honoured together.
+pub fn batch_spec(args: &SolveArgs, score: bool) -> Result<batch::BatchSpec<'_>> {
     let options = bitsolve::with_game!(args.game, G => args.search.options::<G>());
-    batch::BatchSpec {
+    let threads = args
+        .solver
+        .iter()
+        .map(|&k| effective_threads(k, &options, score) as usize)
+        .max()
+        .unwrap_or(1);
+    let request = batch::JobRequest {
+        jobs: args.jobs,
+        threads,
+        mib_per_job: options.tt_mib,
+        memory_gib: args.memory,
+        oversubscribe: args.oversubscribe,
+    };
+    let jobs = batch::choose_jobs(&request, batch::cores())?.jobs;
+    Ok(batch::BatchSpec {
         game: args.game,
         files: &args.files,
         configs: args.solver.iter().map(|&k| (k, options)).collect(),
@@ -148,12 +173,12 @@ pub fn batch_spec(args: &SolveArgs, score: bool) -> batch::BatchSpec<'_> {
         out: args.out.clone(),
         resume: args.resume,
         shard: args.shard,
-        jobs: args.jobs,
-    }
+        jobs,
+    })
 }
 
 fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
-    let spec = batch_spec(args, false);
+    let spec = batch_spec(args, false)?;
     let signatures = batch::signatures(&spec);
     let workers = batch::outcome_workers::<G>(&spec, &signatures);
     let outcome = batch::run::<G>(&spec, &workers)?;
