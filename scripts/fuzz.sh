@@ -5,8 +5,8 @@
 # in its share runs what fits; results/fuzz.md says how many ran.
 #
 # Checkpoint/resume: each finished target appends one line to results/raw/fuzz/done.tsv
-# (target, inputs, crashes, slowest ms, seconds, inputs/s); a rerun skips the targets listed
-# there (delete the file to start over). Crash inputs go to fuzz/crashes/ (with the panic
+# (target, inputs, crashes, slowest ms, seconds, inputs/s); a rerun skips the targets that
+# reached INPUTS there and tops up the others with the next seed (delete the file to start over). Crash inputs go to fuzz/crashes/ (with the panic
 # message beside each); results/raw/fuzz/<target>.stderr keeps the last 200 KB of its chatter.
 #
 #   scripts/fuzz.sh                        # the full run, then results/fuzz.md
@@ -50,12 +50,19 @@ if [[ -z "${FUZZ_REPORT_ONLY:-}" ]]; then
         n=${#targets[@]}
         for ((i = 0; i < n; i++)); do
             local t=${targets[$i]}
-            if cut -f1 "$DONE" | grep -qx "$t"; then continue; fi
+            # A target that ran short of INPUTS in an earlier run is topped up: the inputs
+            # still missing, with the next seed (the report sums a target's runs).
+            local ran runs want seed
+            ran=$(awk -F'\t' -v t="$t" '$1 == t && NF >= 6 { s += $2 } END { print s + 0 }' "$DONE")
+            runs=$(awk -F'\t' -v t="$t" '$1 == t && NF >= 6 { n++ } END { print n + 0 }' "$DONE")
+            ((ran >= INPUTS)) && continue
+            want=$((INPUTS - ran))
+            seed=$((runs + 1))
             left=$((END - $(date +%s)))
             share=$((left / (n - i)))
             ((share < 5)) && share=5
             local line
-            if line=$(nice -n 15 "$BIN" fuzz --target "$t" --inputs "$INPUTS" --seed 1 \
+            if line=$(nice -n 15 "$BIN" fuzz --target "$t" --inputs "$want" --seed "$seed" \
                 --seconds "$share" --crashes fuzz/crashes 2> >(tail -c 200000 > "$RAW/$t.stderr")); then :; fi
             line=$(echo "$line" | tail -1)
             if [[ $(echo "$line" | cut -f2) == hang ]]; then
@@ -98,11 +105,26 @@ fi
     echo "Properties: no panic in any thread, no input longer than 10 s, and the target's own"
     echo "checks (see \`src/fuzzing.rs\`, \`src/cli/fuzz.rs\`)."
     echo
-    echo "| target | inputs | crashes | slowest input (ms) | seconds | inputs/s |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
-    awk -F'\t' 'NF >= 6 { printf "| %s | %d | %d | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$DONE"
+    echo "| target | inputs | crashes | slowest input (ms) | seconds | inputs/s | runs (seeds) |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    # One row per target, summing its runs (a run that fell short was topped up with the
+    # next seed).
+    totals() {
+        awk -F'\t' 'NF >= 6 {
+            if (!($1 in inputs)) order[++n] = $1
+            inputs[$1] += $2; crashes[$1] += $3; secs[$1] += $5; runs[$1]++
+            if ($4 + 0 > slow[$1] + 0) slow[$1] = $4
+        } END {
+            for (i = 1; i <= n; i++) {
+                t = order[i]
+                printf "%s\t%d\t%d\t%s\t%.1f\t%.0f\t%d\n", t, inputs[t], crashes[t], slow[t], secs[t], inputs[t] / (secs[t] > 0 ? secs[t] : 1), runs[t]
+            }
+        }' "$DONE"
+    }
+    totals | awk -F'\t' '{ printf "| %s | %d | %d | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }'
+    totals | awk -F'\t' '{ i += $2; c += $3 } END { printf "\nIn all: %d inputs, %d crashes.\n", i, c }'
     echo
-    short=$(awk -F'\t' -v n="$INPUTS" 'NF >= 6 && $2 < n { printf "%s%s (%d)", sep, $1, $2; sep = ", " }' "$DONE")
+    short=$(totals | awk -F'\t' -v n="$INPUTS" '$2 < n { printf "%s%s (%d)", sep, $1, $2; sep = ", " }')
     if [[ -n "$short" ]]; then
         echo "Targets that did not reach $INPUTS inputs in their share of the time: $short."
         echo "They are the slow ones per input (a whole UAI session with searches, or a GIPF"

@@ -15,7 +15,7 @@ tmp=$(mktemp)
   echo "# Geography server under load"
   echo
   echo "Written by \`scripts/geography-load.sh $games $time\` on $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores"
-  echo "(load average $(cut -d' ' -f1-3 /proc/loadavg)), bitsolve $(git describe --always --dirty)."
+  echo "(load average $(cut -d' ' -f1-3 /proc/loadavg)), $("$bin" --version)."
   echo "Binary: \`$bin\`. Peak RSS is the whole process: the server and all $((2 * games)) client threads."
   echo
   cat "$tmp"
