@@ -36,7 +36,7 @@ fn generate_and_apply(pos: &Gipf) -> usize {
     for &mv in &moves {
         let mut child = pos.clone();
         child.play(mv);
-        reserves += child.state().reserve[0];
+        reserves += child.state().reserve.first;
     }
     black_box(reserves);
     moves.len()

@@ -433,7 +433,7 @@ fn generate(game: &Gipf, cmd: &str) -> String {
 
 /// One `w:`/`b:` choice: colour and the two end cells named.
 struct Choice {
-    colour: usize,
+    colour: Player,
     ends: Option<(u8, u8)>,
     used: bool,
 }
@@ -459,7 +459,7 @@ fn try_move(game: &Gipf, args: &str) -> Result<Gipf, String> {
     let mut choices = Vec::new();
     let mut rest = tokens[split..].iter();
     while let Some(tag) = rest.next() {
-        let colour = usize::from(tag == "b:");
+        let colour = if tag == "b:" { Player::Second } else { Player::First };
         let a = rest.next().and_then(|n| geo.point_by_name(n));
         let b = rest.next().and_then(|n| geo.point_by_name(n));
         let ends = match (a, b) {
@@ -486,8 +486,8 @@ fn try_move(game: &Gipf, args: &str) -> Result<Gipf, String> {
         return Err("BAD_MOVE_GAME_IS_OVER".into());
     }
     let mut st = game.pushed(push).ok_or("BAD_MOVE_ROW_IS_FULL")?;
-    let mover = game.to_move().index();
-    for colour in [mover, 1 - mover] {
+    let mover = game.to_move();
+    for colour in [mover, !mover] {
         loop {
             let runs = game.runs_of(&st, colour);
             if runs.is_empty() {
@@ -496,7 +496,7 @@ fn try_move(game: &Gipf, args: &str) -> Result<Gipf, String> {
             let crossing = runs
                 .iter()
                 .enumerate()
-                .any(|(i, a)| runs[i + 1..].iter().any(|b| a.segment & b.segment != 0));
+                .any(|(i, a)| runs[i + 1..].iter().any(|b| a.segment.intersects(b.segment)));
             if !crossing {
                 for r in &runs {
                     Gipf::remove_run(&mut st, r);
@@ -513,7 +513,7 @@ fn try_move(game: &Gipf, args: &str) -> Result<Gipf, String> {
 }
 
 /// The run chosen for `colour` by the next unused choice (one with that colour tag first).
-fn choose(game: &Gipf, st: &State, colour: usize, choices: &mut [Choice]) -> Result<Run, String> {
+fn choose(game: &Gipf, st: &State, colour: Player, choices: &mut [Choice]) -> Result<Run, String> {
     const INDEX: &str = "WRONG_INDEX_OF_CHOSEN_ROW";
     let pick = choices
         .iter()
@@ -524,7 +524,7 @@ fn choose(game: &Gipf, st: &State, colour: usize, choices: &mut [Choice]) -> Res
     choice.used = true;
     let (a, b) = choice.ends.ok_or(INDEX)?;
     let all: Vec<Run> =
-        game.runs_of(st, colour).into_iter().chain(game.runs_of(st, 1 - colour)).collect();
+        game.runs_of(st, colour).into_iter().chain(game.runs_of(st, !colour)).collect();
     let found = all
         .iter()
         .find(|r| (r.first, r.last) == (a, b) || (r.first, r.last) == (b, a))

@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::{Gipf, State};
-use crate::game::Player;
+use crate::bitboard::Bitboard128;
+use crate::game::{ByPlayer, Player};
 use crate::geometry::hex::{HexGeometry, MAX_SIDE, MIN_SIDE, Windows};
 
 /// Why a board could not be loaded (the messages of `LOAD_GAME_BOARD`).
@@ -70,33 +71,35 @@ impl Gipf {
         {
             return Err(LoadError::RowLength);
         }
-        let mut board = [0u128; 2];
+        let mut board = ByPlayer::<Bitboard128>::default();
         for (t, g) in text.rows.iter().zip(&geo.rows) {
             for (&ch, &cell) in t.iter().zip(g) {
-                match ch {
-                    'W' => board[0] |= 1 << cell,
-                    'B' => board[1] |= 1 << cell,
-                    '_' => {}
+                let colour = match ch {
+                    'W' => Player::First,
+                    'B' => Player::Second,
+                    '_' => continue,
                     _ => return Err(LoadError::Content),
-                }
+                };
+                board[colour] = board[colour].with(u32::from(cell));
             }
         }
-        if board[0].count_ones() + text.reserve[0] > gw {
+        let [white, black] = text.reserve;
+        if board.first.count() + white > gw {
             return Err(LoadError::WhiteCount);
         }
-        if board[1].count_ones() + text.reserve[1] > gb {
+        if board.second.count() + black > gb {
             return Err(LoadError::BlackCount);
         }
         let mut pos = Gipf {
             geo,
             windows: Windows::get(side, k as usize),
             k,
-            pieces: [gw, gb],
-            state: State { board, reserve: text.reserve },
+            pieces: ByPlayer { first: gw, second: gb },
+            state: State { board, reserve: ByPlayer { first: white, second: black } },
             to_move: text.to_move,
             hash: 0,
         };
-        let rows = pos.runs_of(&pos.state, 0).len() + pos.runs_of(&pos.state, 1).len();
+        let rows = Player::ALL.iter().map(|&c| pos.runs_of(&pos.state, c).len()).sum::<usize>();
         if rows > 0 {
             return Err(LoadError::Rows(rows));
         }
@@ -118,15 +121,15 @@ impl Gipf {
     fn state_text(
         geo: &HexGeometry,
         k: u32,
-        pieces: [u32; 2],
+        pieces: ByPlayer<u32>,
         st: &State,
         to_move: Player,
     ) -> String {
         let s = geo.side;
         let mut out = String::new();
-        let _ = writeln!(out, "{s} {k} {} {}", pieces[0], pieces[1]);
+        let _ = writeln!(out, "{s} {k} {} {}", pieces.first, pieces.second);
         let p = if to_move == Player::First { 'W' } else { 'B' };
-        let _ = writeln!(out, "{} {} {p}", st.reserve[0], st.reserve[1]);
+        let _ = writeln!(out, "{} {} {p}", st.reserve.first, st.reserve.second);
         for (i, row) in geo.rows.iter().enumerate() {
             let indent = (s - 1).abs_diff(i);
             out.push_str(&" ".repeat(indent));
@@ -143,9 +146,10 @@ impl Gipf {
     }
 
     fn cell_char(st: &State, cell: u8) -> char {
-        if st.board[0] >> cell & 1 == 1 {
+        let cell = u32::from(cell);
+        if st.board.first.contains(cell) {
             'W'
-        } else if st.board[1] >> cell & 1 == 1 {
+        } else if st.board.second.contains(cell) {
             'B'
         } else {
             '_'

@@ -3,7 +3,8 @@
 //!
 //! One type [`Gipf`] serves every board size: `S` is known only at run time (the `gipf`
 //! interpreter reads it from `LOAD_GAME_BOARD`), so a position holds a `&'static`
-//! [`HexGeometry`] built once per `S`, and the board as two `u128` bit sets (127 cells at most).
+//! [`HexGeometry`] built once per `S`, and the board as one [`Bitboard128`] per player (127
+//! cells at most).
 //!
 //! A move in search is a push *together with* its row-removal choice ([`GipfMove`]), so the
 //! turns alternate. Moves are generated in the official order (edge cells clockwise from the
@@ -31,7 +32,8 @@ use arrayvec::ArrayVec;
 
 pub use load::{BoardText, LoadError};
 
-use crate::game::{Game, Outcome, Perft, Player};
+use crate::bitboard::Bitboard128;
+use crate::game::{ByPlayer, Game, Outcome, Perft, Player};
 use crate::geometry::hex::{HexGeometry, Windows};
 use crate::zobrist::{keys, splitmix64};
 
@@ -54,20 +56,37 @@ pub struct GipfMove {
     pub choice: u8,
 }
 
-/// Board and reserves: what a move changes.
+/// Board and reserves: what a move changes. White is [`Player::First`], Black
+/// [`Player::Second`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
-    /// White's and Black's pieces on the board.
-    pub board: [u128; 2],
-    /// White's and Black's reserves.
-    pub reserve: [u32; 2],
+    /// Each player's pieces on the board.
+    pub board: ByPlayer<Bitboard128>,
+    /// Each player's reserve.
+    pub reserve: ByPlayer<u32>,
+}
+
+impl State {
+    /// The cells holding a piece of either colour.
+    #[inline]
+    #[must_use]
+    pub fn occupied(&self) -> Bitboard128 {
+        self.board.first | self.board.second
+    }
+
+    /// The number of pieces on the board and in the reserves (a removal lowers it by the
+    /// pieces captured).
+    #[must_use]
+    pub fn pieces(&self) -> u32 {
+        self.occupied().count() + self.reserve.first + self.reserve.second
+    }
 }
 
 /// A run of at least `K` pieces of one colour found on a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
-    /// Colour index: 0 white, 1 black.
-    pub colour: usize,
+    /// The colour of the run's pieces (`First` = white).
+    pub colour: Player,
     /// Index of the line in the geometry.
     pub line: u16,
     /// First cell of the run (in line order).
@@ -75,7 +94,7 @@ pub struct Run {
     /// Last cell of the run.
     pub last: u8,
     /// The whole contiguous non-empty segment of the line containing the run.
-    pub segment: u128,
+    pub segment: Bitboard128,
 }
 
 /// A GIPF position.
@@ -84,7 +103,7 @@ pub struct Gipf {
     geo: &'static HexGeometry,
     windows: &'static Windows,
     k: u32,
-    pieces: [u32; 2],
+    pieces: ByPlayer<u32>,
     state: State,
     to_move: Player,
     hash: u64,
@@ -105,35 +124,25 @@ impl Eq for Gipf {}
 const CELL_KEYS: [u64; 2 * 128] = keys::<256>(0x6171_7066_2d63_656c);
 const SIDE_KEY: u64 = keys::<1>(0x6171_7066_2d73_6964)[0];
 
-fn reserve_key(colour: usize, value: u32) -> u64 {
-    splitmix64(0x7265_7365_7276_6500 ^ ((colour as u64) << 40) ^ u64::from(value)).1
+fn reserve_key(colour: Player, value: u32) -> u64 {
+    splitmix64(0x7265_7365_7276_6500 ^ ((colour.index() as u64) << 40) ^ u64::from(value)).1
+}
+
+/// The Zobrist key of a piece of `colour` on `cell`.
+#[inline]
+fn cell_key(colour: Player, cell: u32) -> u64 {
+    CELL_KEYS[colour.index() * 128 + cell as usize]
 }
 
 fn params_key(side: usize, k: u32) -> u64 {
     splitmix64(0x7061_7261_6d73_0000 ^ ((side as u64) << 32) ^ u64::from(k)).1
 }
 
-fn bits(mut set: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let i = set.trailing_zeros() as usize;
-            set &= set - 1;
-            Some(i)
-        }
-    })
-}
-
 /// A 64-bit summary of a state's board (equal states have equal fingerprints).
 #[inline]
 fn fingerprint(st: &State) -> u64 {
-    let mix = st.board[0] ^ st.board[1].rotate_left(37);
+    let mix = st.board.first.0 ^ st.board.second.0.rotate_left(37);
     ((mix as u64) ^ (mix >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
-const fn colour_of(p: Player) -> usize {
-    p.index()
 }
 
 impl Gipf {
@@ -165,9 +174,9 @@ impl Gipf {
     /// The hash computed from nothing (tests compare it with the incremental one).
     pub fn hash_from_scratch(&self) -> u64 {
         let mut h = params_key(self.geo.side, self.k);
-        for c in 0..2 {
-            for cell in bits(self.state.board[c]) {
-                h ^= CELL_KEYS[c * 128 + cell];
+        for c in Player::ALL {
+            for cell in self.state.board[c] {
+                h ^= cell_key(c, cell);
             }
             h ^= reserve_key(c, self.state.reserve[c]);
         }
@@ -181,7 +190,7 @@ impl Gipf {
     /// official order (first occurrence kept).
     pub fn children(&self) -> Vec<(GipfMove, State)> {
         let mut out: Vec<(GipfMove, State)> = Vec::new();
-        if self.state.reserve[colour_of(self.to_move)] == 0 {
+        if self.state.reserve[self.to_move] == 0 {
             return out;
         }
         for push in 0..self.geo.pushes.len() {
@@ -197,16 +206,16 @@ impl Gipf {
 
     /// Whether the side to move has a push whose line is not full.
     pub fn has_push(&self) -> bool {
-        let occupied = self.state.board[0] | self.state.board[1];
+        let occupied = self.state.occupied().0;
         self.geo.pushes.iter().any(|p| p.mask & !occupied != 0)
     }
 
     /// Replaces board and reserves by `st` and passes the turn, updating the hash.
     pub fn set_state_and_pass(&mut self, st: State) {
         let mut h = self.hash;
-        for c in 0..2 {
-            for cell in bits(self.state.board[c] ^ st.board[c]) {
-                h ^= CELL_KEYS[c * 128 + cell];
+        for c in Player::ALL {
+            for cell in self.state.board[c] ^ st.board[c] {
+                h ^= cell_key(c, cell);
             }
             if self.state.reserve[c] != st.reserve[c] {
                 h ^= reserve_key(c, self.state.reserve[c]) ^ reserve_key(c, st.reserve[c]);
@@ -225,12 +234,12 @@ impl Gipf {
 
     /// Whether the side to move is stuck with pieces left (all lines full).
     pub fn is_deadlock(&self) -> bool {
-        self.state.reserve[colour_of(self.to_move)] > 0 && !self.has_push()
+        self.state.reserve[self.to_move] > 0 && !self.has_push()
     }
 
     /// The parameters `[S, K, GW, GB]`.
     pub fn params(&self) -> [u32; 4] {
-        [self.geo.side as u32, self.k, self.pieces[0], self.pieces[1]]
+        [self.geo.side as u32, self.k, self.pieces.first, self.pieces.second]
     }
 }
 
@@ -265,7 +274,7 @@ impl Game for Gipf {
                 }
             }
         };
-        let occupied = self.state.board[0] | self.state.board[1];
+        let occupied = self.state.occupied().0;
         // Empty entry cells already pushed onto: another push onto one has the same result.
         let mut empty_entries_done = 0u128;
         for push in 0..self.geo.pushes.len() {
@@ -290,10 +299,10 @@ impl Game for Gipf {
     /// The first legal push with its first removal choice: what [`Gipf::generate_moves`] lists
     /// first, found without generating the rest.
     fn first_move(&self) -> Option<GipfMove> {
-        if self.state.reserve[colour_of(self.to_move)] == 0 {
+        if self.state.reserve[self.to_move] == 0 {
             return None;
         }
-        let occupied = self.state.board[0] | self.state.board[1];
+        let occupied = self.state.occupied().0;
         let push = self.geo.pushes.iter().position(|p| p.mask & !occupied != 0)?;
         Some(GipfMove { push: push as u8, choice: 0 })
     }
@@ -307,7 +316,7 @@ impl Game for Gipf {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.state.reserve[colour_of(self.to_move)] == 0 || !self.has_push() {
+        if self.state.reserve[self.to_move] == 0 || !self.has_push() {
             Some(Outcome::Loss)
         } else {
             None
@@ -324,13 +333,14 @@ impl Game for Gipf {
     /// parameters `S K GW GB` never change during a game.
     fn exact_key(&self) -> Option<u128> {
         let n = self.geo.cell_count as u32;
-        let [w, b] = self.state.reserve;
+        let ByPlayer { first: w, second: b } = self.state.reserve;
         if 2 * n + 17 > 128 || w > 255 || b > 255 {
             return None;
         }
         let side = u128::from(self.to_move == Player::Second);
         let reserves = u128::from(w) | u128::from(b) << 8 | side << 16;
-        Some(self.state.board[0] | self.state.board[1] << n | reserves << (2 * n))
+        let ByPlayer { first: white, second: black } = self.state.board;
+        Some(white.0 | black.0 << n | reserves << (2 * n))
     }
 }
 

@@ -1,14 +1,15 @@
 //! The rules after a push: the push itself (with the row-full rule), row detection by the
 //! `(S, K)` window tables or by scanning lines, and row removal with its choices.
 
-use super::{Gipf, Run, State, colour_of};
-use crate::game::Player;
+use super::{Gipf, Run, State};
+use crate::bitboard::Bitboard128;
+use crate::game::{ByPlayer, Player};
 
 impl Gipf {
     /// Every maximal run of `colour` of length `>= K` in `state`, lines in geometry order.
-    pub fn runs_of(&self, state: &State, colour: usize) -> Vec<Run> {
-        let mine = state.board[colour];
-        let occupied = state.board[0] | state.board[1];
+    pub fn runs_of(&self, state: &State, colour: Player) -> Vec<Run> {
+        let mine = state.board[colour].0;
+        let occupied = state.occupied().0;
         let k = self.k as usize;
         let mut out = Vec::new();
         for (li, line) in self.geo.lines.iter().enumerate() {
@@ -35,7 +36,8 @@ impl Gipf {
                     while hi < cells.len() && occupied >> cells[hi] & 1 == 1 {
                         hi += 1;
                     }
-                    let segment = cells[lo..hi].iter().fold(0u128, |m, &c| m | 1 << c);
+                    let segment =
+                        cells[lo..hi].iter().map(|&c| u32::from(c)).collect::<Bitboard128>();
                     out.push(Run {
                         colour,
                         line: li as u16,
@@ -52,42 +54,39 @@ impl Gipf {
     /// Removes the segment of `run`: own pieces back to the reserve, others captured.
     pub fn remove_run(state: &mut State, run: &Run) {
         let c = run.colour;
-        state.reserve[c] += (state.board[c] & run.segment).count_ones();
-        state.board[0] &= !run.segment;
-        state.board[1] &= !run.segment;
+        state.reserve[c] += (state.board[c] & run.segment).count();
+        state.board.first -= run.segment;
+        state.board.second -= run.segment;
     }
 
     /// Whether some two runs' segments share a cell.
     fn any_intersect(runs: &[Run]) -> bool {
         runs.iter()
             .enumerate()
-            .any(|(i, a)| runs[i + 1..].iter().any(|b| a.segment & b.segment != 0))
+            .any(|(i, a)| runs[i + 1..].iter().any(|b| a.segment.intersects(b.segment)))
     }
 
     /// The state after push `push` by the side to move, before removing rows; `None` if the line
     /// is full or the side to move has no piece in reserve.
     pub fn pushed(&self, push: usize) -> Option<State> {
-        if self.state.reserve[colour_of(self.to_move)] == 0 {
+        let mover = self.to_move;
+        if self.state.reserve[mover] == 0 {
             return None;
         }
         let p = &self.geo.pushes[push];
-        let occupied = self.state.board[0] | self.state.board[1];
-        let j = p.cells.iter().position(|&c| occupied >> c & 1 == 0)?;
+        let occupied = self.state.occupied();
+        let j = p.cells.iter().position(|&c| !occupied.contains(u32::from(c)))?;
         let mut st = self.state;
-        let mover = colour_of(self.to_move);
         for i in (1..=j).rev() {
-            let (from, to) = (p.cells[i - 1], p.cells[i]);
-            for c in 0..2 {
-                if st.board[c] >> from & 1 == 1 {
-                    st.board[c] |= 1 << to;
-                } else {
-                    st.board[c] &= !(1 << to);
-                }
+            let (from, to) = (u32::from(p.cells[i - 1]), u32::from(p.cells[i]));
+            for c in Player::ALL {
+                let b = st.board[c];
+                st.board[c] = if b.contains(from) { b.with(to) } else { b.without(to) };
             }
         }
-        let entry = p.cells[0];
-        st.board[1 - mover] &= !(1 << entry);
-        st.board[mover] |= 1 << entry;
+        let entry = u32::from(p.cells[0]);
+        st.board[!mover] = st.board[!mover].without(entry);
+        st.board[mover] = st.board[mover].with(entry);
         st.reserve[mover] -= 1;
         Some(st)
     }
@@ -98,7 +97,7 @@ impl Gipf {
     #[inline]
     pub(super) fn push_raw(&self, push: usize) -> Option<(State, usize)> {
         let p = &self.geo.pushes[push];
-        let [b0, b1] = self.state.board;
+        let (b0, b1) = (self.state.board.first.0, self.state.board.second.0);
         let occupied = b0 | b1;
         if p.mask & !occupied == 0 {
             return None;
@@ -120,13 +119,13 @@ impl Gipf {
         }
         let entry = 1u128 << cells[0];
         let mut reserve = self.state.reserve;
-        let board = if self.to_move == Player::First {
-            reserve[0] -= 1;
-            [(b0 & !span) | s0 | entry, (b1 & !span) | s1]
+        reserve[self.to_move] -= 1;
+        let (white, black) = if self.to_move == Player::First {
+            ((b0 & !span) | s0 | entry, (b1 & !span) | s1)
         } else {
-            reserve[1] -= 1;
-            [(b0 & !span) | s0, (b1 & !span) | s1 | entry]
+            ((b0 & !span) | s0, (b1 & !span) | s1 | entry)
         };
+        let board = ByPlayer { first: Bitboard128(white), second: Bitboard128(black) };
         Some((State { board, reserve }, j))
     }
 
@@ -158,12 +157,12 @@ impl Gipf {
     /// `st` must come from [`Gipf::pushed`] on this position.
     #[inline]
     pub fn push_makes_run(&self, st: &State) -> bool {
-        for colour in 0..2 {
-            let mine = st.board[colour];
+        for colour in Player::ALL {
+            let mine = st.board[colour].0;
             if mine.count_ones() < self.k {
                 continue;
             }
-            let mut gained = mine & !self.state.board[colour];
+            let mut gained = mine & !self.state.board[colour].0;
             while gained != 0 {
                 let c = gained.trailing_zeros() as usize;
                 gained &= gained - 1;
@@ -179,12 +178,12 @@ impl Gipf {
     /// before the window tables; kept to check and measure them).
     #[doc(hidden)]
     pub fn push_makes_run_by_lines(&self, st: &State) -> bool {
-        for colour in 0..2 {
-            let mine = st.board[colour];
+        for colour in Player::ALL {
+            let mine = st.board[colour].0;
             if mine.count_ones() < self.k {
                 continue;
             }
-            let mut gained = mine & !self.state.board[colour];
+            let mut gained = mine & !self.state.board[colour].0;
             while gained != 0 {
                 let c = gained.trailing_zeros() as usize;
                 gained &= gained - 1;
@@ -206,9 +205,9 @@ impl Gipf {
     }
 
     fn resolve_from(&self, mut st: State, step: usize, out: &mut Vec<State>) {
-        let mover = colour_of(self.to_move);
+        let mover = self.to_move;
         for step in step..2 {
-            let colour = if step == 0 { mover } else { 1 - mover };
+            let colour = if step == 0 { mover } else { !mover };
             let runs = self.runs_of(&st, colour);
             if runs.is_empty() {
                 continue;
@@ -221,7 +220,7 @@ impl Gipf {
             }
             for (i, r) in runs.iter().enumerate() {
                 let crosses =
-                    runs.iter().enumerate().any(|(j, o)| j != i && o.segment & r.segment != 0);
+                    runs.iter().enumerate().any(|(j, o)| j != i && o.segment.intersects(r.segment));
                 if crosses {
                     let mut next = st;
                     Self::remove_run(&mut next, r);
