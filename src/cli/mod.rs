@@ -10,6 +10,7 @@ mod gauss;
 mod geography;
 mod gipf;
 mod merge;
+mod parallel;
 mod perft;
 mod plot;
 mod report;
@@ -44,6 +45,9 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Joins result files (e.g. the shards of a cluster run) into one.
     Merge(merge::MergeArgs),
+    /// Scaling study of the parallel solvers: nodes per thread count, search overhead, and on
+    /// request wall-clock speedups at 1 and 2 threads
+    ParallelStudy(parallel::ParallelStudyArgs),
     /// Turns result files into tables (md, csv, tex) and SVG plots.
     Report(report::ReportArgs),
     /// Generates random mid-game positions (seeded playouts), optionally labelled by a solver.
@@ -118,6 +122,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Merge(args) => merge::run(&args),
+        Command::ParallelStudy(args) => parallel::run(&args),
         Command::Report(args) => report::run(&args),
         Command::Dataset(args) => dataset::run(&args),
         Command::Gipf(args) => gipf::run(&args),

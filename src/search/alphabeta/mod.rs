@@ -126,6 +126,8 @@ use crate::game::Game;
 /// The exact alpha-beta solver; see the [module docs](self).
 pub struct AlphaBetaSolver {
     threads: usize,
+    /// ABDADA deferral of moves another thread is searching (with several threads).
+    defer: bool,
     tt_mib: usize,
     /// Allocated with the solver (outside the timed solve), cleared by each later solve.
     tt: Option<Arc<TranspositionTable<AlphaBetaEntry>>>,
@@ -138,10 +140,19 @@ impl AlphaBetaSolver {
     pub fn new(options: &SolverOptions) -> Self {
         AlphaBetaSolver {
             threads: options.threads.max(1),
+            defer: true,
             tt_mib: options.tt_mib,
             tt: Some(Arc::new(TranspositionTable::new(options.tt_mib))),
             pool: None,
         }
+    }
+
+    /// The same solver with ABDADA deferral on (the default) or off (plain Lazy SMP, to
+    /// measure what deferral gives). Without threads it changes nothing.
+    #[must_use]
+    pub fn with_deferral(mut self, defer: bool) -> Self {
+        self.defer = defer;
+        self
     }
 
     /// The table, empty.
@@ -162,7 +173,7 @@ impl AlphaBetaSolver {
         start: Instant,
     ) -> (Option<RootResult>, Stats) {
         let tt = self.fresh_table();
-        let shared = Shared::new();
+        let shared = Shared::new(self.threads, self.defer);
         let run = |helper: usize| {
             let mut searcher = Searcher::<G>::new(&tt, &shared, limits, start, helper);
             let result = searcher.solve_root(root, 1 + (helper % 2) as u32);
@@ -195,6 +206,7 @@ impl std::fmt::Debug for AlphaBetaSolver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlphaBetaSolver")
             .field("threads", &self.threads)
+            .field("defer", &self.defer)
             .field("tt_mib", &self.tt_mib)
             .finish_non_exhaustive()
     }

@@ -1,6 +1,6 @@
 //! One thread's search: the negamax node, the root, and the iterative-deepening driver.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::ordering::MoveOrdering;
@@ -21,8 +21,51 @@ const DRAW_ALLOWANCE_PER_PLY: u64 = if cfg!(test) { 8 } else { 1024 };
 /// Least remaining depth at which a node looks for an enhanced transposition cutoff.
 const ETC_MIN_DEPTH: u32 = 3;
 
+/// Least remaining depth at which a node marks itself busy and defers busy children (ABDADA):
+/// below it a subtree is too cheap for the shared counters to pay.
+const BUSY_MIN_DEPTH: u32 = 3;
+
 /// `repetition_ply` of a result that no repetition influenced.
 const NO_REPETITION: u32 = u32::MAX;
+
+/// How many threads are searching the children of each (hashed) node: the "busy" marks of
+/// ABDADA (Weill 1996), kept in a small table of counters beside the transposition table.
+pub(super) struct Busy {
+    counters: Box<[AtomicU32]>,
+}
+
+impl Busy {
+    /// Log2 of the number of counters (64 KiB of them).
+    const BITS: u32 = 14;
+
+    fn new() -> Self {
+        Busy { counters: (0..1 << Self::BITS).map(|_| AtomicU32::new(0)).collect() }
+    }
+
+    #[inline]
+    fn slot(&self, hash: u64) -> &AtomicU32 {
+        // The low bits: the table's bucket comes from the high ones.
+        &self.counters[(hash & ((1 << Self::BITS) - 1)) as usize]
+    }
+
+    /// Marks `hash` as being searched by one more thread.
+    #[inline]
+    fn enter(&self, hash: u64) {
+        self.slot(hash).fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Removes one mark of [`Busy::enter`].
+    #[inline]
+    fn leave(&self, hash: u64) {
+        self.slot(hash).fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Whether some thread is searching `hash` (or a position sharing its counter).
+    #[inline]
+    fn is_busy(&self, hash: u64) -> bool {
+        self.slot(hash).load(Ordering::Relaxed) > 0
+    }
+}
 
 /// State shared by every thread of one solve.
 pub(super) struct Shared {
@@ -30,11 +73,18 @@ pub(super) struct Shared {
     pub stop: AtomicBool,
     /// Nodes of all threads, flushed every [`CHECK_INTERVAL`] nodes (for the node limit).
     pub nodes: AtomicU64,
+    /// Busy marks when several threads search (`None` alone: nothing is ever deferred).
+    busy: Option<Busy>,
 }
 
 impl Shared {
-    pub fn new() -> Self {
-        Shared { stop: AtomicBool::new(false), nodes: AtomicU64::new(0) }
+    /// Shared state of a solve on `threads` threads; `defer` enables ABDADA deferral.
+    pub fn new(threads: usize, defer: bool) -> Self {
+        Shared {
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            busy: (threads > 1 && defer).then(Busy::new),
+        }
     }
 }
 
@@ -78,6 +128,8 @@ pub(super) struct Searcher<'a, G: Game> {
     moves: Vec<G::Moves>,
     /// Move-order buffers, one per ply.
     orders: Vec<Vec<(i32, u16)>>,
+    /// Moves deferred because another thread was searching them, one buffer per ply.
+    deferred: Vec<Vec<u16>>,
     ordering: MoveOrdering<G::Move>,
     /// Nodes not yet added to [`Shared::nodes`].
     unflushed: u64,
@@ -111,6 +163,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             path: Vec::new(),
             moves: Vec::new(),
             orders: Vec::new(),
+            deferred: Vec::new(),
             ordering: MoveOrdering::new(salt),
             unflushed: 0,
             stopped: false,
@@ -225,9 +278,25 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut lower = loss_in(0) - 1;
         let mut upper = loss_in(0);
         let mut best = None;
-        for &i in &order {
+        let busy = if depth > BUSY_MIN_DEPTH { self.shared.busy.as_ref() } else { None };
+        let mut deferred = Vec::new();
+        let mut k = 0;
+        loop {
+            // First the moves in order, deferring those another thread is on; then those.
+            let i = if k < order.len() {
+                order[k]
+            } else if let Some(&i) = deferred.get(k - order.len()) {
+                i
+            } else {
+                break;
+            };
+            k += 1;
             let mut child = root.clone();
             child.play(moves[i]);
+            if k > 1 && k <= order.len() && busy.is_some_and(|b| b.is_busy(child.hash())) {
+                deferred.push(i);
+                continue;
+            }
             let r = self.search(&child, 1, depth - 1, -beta, -alpha.max(lower));
             if self.stopped {
                 break;
@@ -306,9 +375,32 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut children_upper = loss_in(0) - 1;
         let mut repetition_ply = NO_REPETITION;
         let mut cutoff = false;
-        for &(_, index) in &order {
+        // ABDADA: with several threads, a node with enough depth left is marked busy while its
+        // children are searched, and its first pass defers the children (but the first) that
+        // another thread is searching; they are searched last, when their results are likely
+        // in the table. Only the order changes, so the result is the same.
+        let busy = if depth >= BUSY_MIN_DEPTH { self.shared.busy.as_ref() } else { None };
+        let mut deferred = std::mem::take(&mut self.deferred[ply as usize]);
+        deferred.clear();
+        if let Some(b) = busy {
+            b.enter(hash);
+        }
+        let mut k = 0;
+        loop {
+            let index = if k < order.len() {
+                order[k].1
+            } else if let Some(&index) = deferred.get(k - order.len()) {
+                index
+            } else {
+                break;
+            };
+            k += 1;
             let mut child = pos.clone();
             child.play(moves[usize::from(index)]);
+            if k > 1 && k <= order.len() && busy.is_some_and(|b| b.is_busy(child.hash())) {
+                deferred.push(index);
+                continue;
+            }
             let r = self.search(&child, ply + 1, depth - 1, -beta, -alpha.max(best));
             if self.stopped {
                 break;
@@ -325,9 +417,13 @@ impl<'a, G: Game> Searcher<'a, G> {
                 break;
             }
         }
+        if let Some(b) = busy {
+            b.leave(hash);
+        }
         self.path.pop();
         self.orders[ply as usize] = order;
         self.moves[ply as usize] = moves;
+        self.deferred[ply as usize] = deferred;
         if self.stopped {
             return NodeResult::exact(0);
         }
@@ -434,6 +530,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         if self.moves.len() <= ply {
             self.moves.resize_with(ply + 1, G::Moves::default);
             self.orders.resize_with(ply + 1, Vec::new);
+            self.deferred.resize_with(ply + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
