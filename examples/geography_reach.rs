@@ -33,10 +33,11 @@
 //! per band: positions sampled, solved within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::geography::generator::below;
-use bitsolve::games::geography::{Reductions, reductions, subgame};
+use bitsolve::games::geography::{BridgeContext, Reductions, reductions};
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Geography, Limits, SolverKind, SolverOptions, make_solver};
 
@@ -189,18 +190,19 @@ fn main() {
         let game = random_game(seed);
         for name in &configs {
             let (reductions, scan) = config(name);
-            reductions::set_bridge_scan_edge_limit(scan);
             let mut samples = Vec::new();
             let mut spent = 0.0;
             let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
             for plies in (0..game.len()).rev().step_by(step) {
-                let pos = game[plies].clone().with_reductions(reductions);
+                // Every solve starts cold: the df-pn table is cleared by `solve`, the sub-game
+                // cache is new.
+                let mut pos = game[plies].clone().with_reductions(reductions);
+                if reductions.contains(Reductions::BRIDGES) {
+                    pos = pos.with_bridge_context(Arc::new(BridgeContext::new(scan)));
+                }
                 let edges = component_edges(&pos);
                 let limits =
                     Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
-                // Every solve starts cold: the df-pn table is cleared by `solve`, the sub-game
-                // cache here.
-                subgame::clear();
                 let t = Instant::now();
                 let report = solver.solve(&pos, &limits);
                 let secs = t.elapsed().as_secs_f64();

@@ -46,15 +46,20 @@ pub fn effective_threads(kind: SolverKind, options: &SolverOptions, score: bool)
     if uses_threads(kind.name(), score) { options.threads.max(1) as u32 } else { 1 }
 }
 
-/// The result line: outcome first, then distance, best move and statistics.
+/// The result line: outcome first, then distance, best move and statistics; for an unknown
+/// outcome, its reason in parentheses at the end.
 pub fn result_line<G: Notation>(pos: &G, report: &Report<G::Move>) -> String {
-    format!(
+    let line = format!(
         "{} plies={} move={} {}",
         report.outcome.map_or("unknown", Outcome::as_str),
         report.plies.map_or_else(|| "-".to_string(), |d| d.to_string()),
         report.best_move.map_or_else(|| "none".to_string(), |m| pos.format_move(m)),
         report.stats
-    )
+    );
+    match &report.unknown {
+        Some(reason) if report.outcome.is_none() => format!("{line} ({reason})"),
+        _ => line,
+    }
 }
 
 /// The result line of a score solve: `score=<n|unknown> move=<best|none> <stats>`.

@@ -86,11 +86,6 @@ impl<G: Game> Solver<G> for BruteSolver {
             return Report::unknown(self.stats);
         }
         let value = value.expect("a position that is not over has a move");
-        Report {
-            outcome: Some(value.outcome()),
-            plies: value.plies(),
-            best_move: best.map(|(_, m)| m),
-            stats: self.stats,
-        }
+        Report::solved(value.outcome(), value.plies(), best.map(|(_, m)| m), self.stats)
     }
 }

@@ -110,11 +110,43 @@ impl fmt::Display for Stats {
     }
 }
 
+/// Why a [`Report`] has no outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unknown {
+    /// A limit (nodes, time) or the stop flag ended the search first.
+    Limit,
+    /// The solver had to store more positions than its cap `max`; it had `positions` when it
+    /// gave up.
+    TooLarge {
+        /// Positions enumerated when the solver gave up (the cap plus one).
+        positions: u64,
+        /// The cap.
+        max: u64,
+    },
+    /// The solver does not apply to this game (or this board size); the text says why.
+    Unsupported(String),
+    /// The solver gave up for the reason given (the game's own message, e.g. a position graph
+    /// past its cap).
+    GaveUp(String),
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unknown::Limit => f.write_str("stopped by a limit (nodes, time or stop)"),
+            Unknown::TooLarge { max, .. } => write!(f, "more than {max} positions"),
+            Unknown::Unsupported(why) | Unknown::GaveUp(why) => f.write_str(why),
+        }
+    }
+}
+
 /// The answer of a solver for one root position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report<M> {
     /// The root's game-theoretic result for the side to move; `None` if the search stopped first.
     pub outcome: Option<Outcome>,
+    /// Why `outcome` is `None` (always `None` when there is an outcome).
+    pub unknown: Option<Unknown>,
     /// Plies to the end of the game with best play, for solvers that compute it (win: shortest
     /// win, loss: longest resistance); `None` for draws and for solvers that prove only results.
     pub plies: Option<u32>,
@@ -125,16 +157,32 @@ pub struct Report<M> {
 }
 
 impl<M> Report<M> {
-    /// A report with no answer (search stopped by a limit).
+    /// A report with no answer (search stopped by a limit: [`Unknown::Limit`]).
     pub fn unknown(stats: Stats) -> Self {
-        Report { outcome: None, plies: None, best_move: None, stats }
+        Report::unknown_because(Unknown::Limit, stats)
+    }
+
+    /// A report with no answer, for `reason`.
+    pub fn unknown_because(reason: Unknown, stats: Stats) -> Self {
+        Report { outcome: None, unknown: Some(reason), plies: None, best_move: None, stats }
+    }
+
+    /// A report with an answer: the root's `outcome`, the distance in `plies` if known, a move
+    /// that achieves it.
+    pub fn solved(
+        outcome: Outcome,
+        plies: Option<u32>,
+        best_move: Option<M>,
+        stats: Stats,
+    ) -> Self {
+        Report { outcome: Some(outcome), unknown: None, plies, best_move, stats }
     }
 
     /// The report for a root that is already a finished game with result `outcome` (`plies`:
     /// `Some(0)` for solvers that report distances, `None` for those that do not).
     pub fn finished(outcome: Outcome, plies: Option<u32>, start: Instant) -> Self {
         let stats = Stats { elapsed: start.elapsed(), ..Stats::default() };
-        Report { outcome: Some(outcome), plies, best_move: None, stats }
+        Report::solved(outcome, plies, None, stats)
     }
 
     /// The outcome and distance together, when the solver knows both.

@@ -328,9 +328,7 @@ impl<G: Game> Solver<G> for PnsSolver {
         drop(search);
         stats.elapsed = start.elapsed();
         match answer {
-            Ok((outcome, best_move)) => {
-                Report { outcome: Some(outcome), plies: None, best_move, stats }
-            }
+            Ok((outcome, best_move)) => Report::solved(outcome, None, best_move, stats),
             Err(Stopped) => Report::unknown(stats),
         }
     }

@@ -9,7 +9,7 @@
 //! part of the game, so every shared
 //! solver profits: [`Game::outcome`] may decide a position that is not yet over (an immediate
 //! win, the bipartite rule of [`reductions`], or a component that is a cached far side of a
-//! bridge, [`subgame`]), and [`Game::hash`] covers only the token's component, with small far
+//! bridge, [`subgame`], in the cache of the position's own [`BridgeContext`]), and [`Game::hash`] covers only the token's component, with small far
 //! sides of bridges replaced by equal-value gadgets and forced chains by their ends and parity
 //! ([`reductions::canonical_hash`]). The remaining edges themselves are never changed by a
 //! reduction: a position always follows the real game. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
@@ -44,6 +44,7 @@ use crate::bitboard::Bitboard128;
 
 pub use graph::{EdgeSet, Graph, GraphError, MAX_EDGES, MAX_VERTICES, Vertices};
 use graph::{edge_key, token_key};
+pub use reductions::BridgeContext;
 
 use crate::game::{Game, Outcome, Perft};
 use crate::zobrist::KeyStream;
@@ -65,11 +66,11 @@ impl Reductions {
     pub const BIPARTITE: Reductions = Reductions(2);
     /// Hash only the token and the edges of its component (other edges can never be used).
     pub const COMPONENT_HASH: Reductions = Reductions(4);
-    /// Bridges of the token's component whose far side is small are solved once (cached per
-    /// process, [`subgame`]) and hashed as a gadget of equal value; a position whose component is
-    /// such a solved far side is decided ([`reductions::canonical_hash`]). Bridges are searched
-    /// only in components of at most [`reductions::bridge_scan_edge_limit`] edges. The hash then
-    /// covers only the token's component.
+    /// Bridges of the token's component whose far side is small are solved once (cached in the
+    /// position's [`BridgeContext`], [`subgame`]) and hashed as a gadget of equal value; a
+    /// position whose component is such a solved far side is decided
+    /// ([`reductions::canonical_hash`]). Bridges are searched only in components of at most
+    /// [`BridgeContext::scan_edge_limit`] edges. The hash then covers only the token's component.
     pub const BRIDGES: Reductions = Reductions(8);
     /// Forced chains (paths through degree-2 vertices) are hashed by their ends and the parity
     /// of their length ([`reductions::canonical_hash`]). The hash then covers only the token's
@@ -129,6 +130,9 @@ pub struct Geography {
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
     canonical: u64,
     reductions: Reductions,
+    /// The bridge reduction's cache and scan limit: `Some` exactly when `reductions` holds
+    /// [`Reductions::BRIDGES`] (shared with the positions played from this one).
+    bridges: Option<Arc<BridgeContext>>,
 }
 
 impl PartialEq for Geography {
@@ -170,6 +174,7 @@ impl Geography {
             decided: None,
             canonical: 0,
             reductions: Reductions::DEFAULT,
+            bridges: None,
         };
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);
@@ -195,12 +200,34 @@ impl Geography {
         Geography::new(Arc::new(graph), token)
     }
 
-    /// The same position with only the reductions in `reductions`.
+    /// The same position with only the reductions in `reductions`. Turning
+    /// [`Reductions::BRIDGES`] on gives a position without a [`BridgeContext`] a new one (empty
+    /// cache, [`reductions::BRIDGE_SCAN_EDGE_LIMIT`]); turning it off drops the context.
     #[must_use]
     pub fn with_reductions(mut self, reductions: Reductions) -> Self {
         self.reductions = reductions;
+        if !reductions.contains(Reductions::BRIDGES) {
+            self.bridges = None;
+        } else if self.bridges.is_none() {
+            self.bridges = Some(Arc::new(BridgeContext::default()));
+        }
         self.refresh();
         self
+    }
+
+    /// The same position with the bridge reduction on, using `context` (its cache and scan
+    /// limit; share one context between positions to share the solved sub-games).
+    #[must_use]
+    pub fn with_bridge_context(mut self, context: Arc<BridgeContext>) -> Self {
+        self.reductions = self.reductions.with(Reductions::BRIDGES);
+        self.bridges = Some(context);
+        self.refresh();
+        self
+    }
+
+    /// The bridge reduction's context, when the position applies it.
+    pub fn bridge_context(&self) -> Option<&Arc<BridgeContext>> {
+        self.bridges.as_ref()
     }
 
     /// The same position under the plain rules (no reduction): the oracle's view.
@@ -362,9 +389,7 @@ impl Game for Geography {
     }
 
     fn hash(&self) -> u64 {
-        if self.reductions.contains(Reductions::BRIDGES)
-            || self.reductions.contains(Reductions::CHAINS)
-        {
+        if self.bridges.is_some() || self.reductions.contains(Reductions::CHAINS) {
             self.canonical
         } else if self.reductions.contains(Reductions::COMPONENT_HASH) {
             self.component_hash()

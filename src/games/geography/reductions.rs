@@ -15,17 +15,16 @@
 //!   random bipartite graphs.
 //! * **Bridges** ([`canonical_hash`], [`small_far_sides`], [`super::subgame`]). The far side of
 //!   a bridge of the token's component is an independent sub-game entered once; small ones are
-//!   solved once, cached process-wide, hashed as a one-edge or zero-edge gadget of the same
-//!   value, and a position whose whole component is a cached sub-game is decided at once.
+//!   solved once, cached in the position's [`BridgeContext`], hashed as a one-edge or zero-edge
+//!   gadget of the same value, and a position whose whole component is a cached sub-game is
+//!   decided at once.
 //! * **Forced chains** ([`canonical_hash`]). Paths through degree-2 vertices are hashed by
 //!   their ends and the parity of their length only.
-
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use arrayvec::ArrayVec;
 
 use super::graph::{MAX_VERTICES, Vertices, edge_key, token_key};
-use super::subgame::{self, SUBGAME_EDGE_LIMIT};
+use super::subgame::{SUBGAME_EDGE_LIMIT, SubgameCache};
 use super::{Geography, Reductions};
 use crate::bitboard::Bitboard128;
 use crate::game::Outcome;
@@ -75,9 +74,9 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     }
     // Only far sides of at most SUBGAME_EDGE_LIMIT edges and their sub-positions are cached, so
     // larger components need no (cache-missing) lookup.
-    if pos.reductions.contains(Reductions::BRIDGES)
+    if let Some(context) = pos.bridge_context()
         && pos.component_edge_count() <= SUBGAME_EDGE_LIMIT
-        && let Some(win) = subgame::lookup(pos.component_hash())
+        && let Some(win) = context.cache.lookup(pos.component_hash())
     {
         // A far side solved by the bridge reduction, entered across its bridge.
         return Some(if win { Outcome::Win } else { Outcome::Loss });
@@ -230,25 +229,49 @@ pub fn small_far_sides(pos: &Geography, limit: u32) -> ArrayVec<FarSide, 64> {
 }
 
 /// The bridge reduction looks for bridges only in token components of at most this many edges
-/// (the default of [`set_bridge_scan_edge_limit`]). A tuning limit, not a condition of
+/// (the default of [`BridgeContext::scan_edge_limit`]). A tuning limit, not a condition of
 /// exactness: the search for bridges costs about 1.7 us on a 100-vertex contest component
 /// (several times a plain node), and the contest positions at the edge of the solver's reach
 /// (150 to 200 component edges) rarely have a small far side (`examples/geography_reach.rs`
 /// measures both settings).
 pub const BRIDGE_SCAN_EDGE_LIMIT: u32 = 64;
 
-static BRIDGE_SCAN: AtomicU32 = AtomicU32::new(BRIDGE_SCAN_EDGE_LIMIT);
-
-/// Sets the process-wide bridge scan limit (see [`BRIDGE_SCAN_EDGE_LIMIT`]; `u32::MAX`: scan
-/// every component). Any value is exact; it only trades the cost of the scan against what it
-/// finds. Positions compute their hash when they are played, so set it before searching.
-pub fn set_bridge_scan_edge_limit(limit: u32) {
-    BRIDGE_SCAN.store(limit, Ordering::Relaxed);
+/// What the bridge reduction of a position owns: its sub-game cache and its bridge scan limit.
+/// Positions with [`Reductions::BRIDGES`] hold one behind an `Arc` and pass it on to the
+/// positions played from them, so a game (and every thread searching it) shares one cache and
+/// nothing is process-global: [`Game::outcome`](crate::Game::outcome) and
+/// [`Game::hash`](crate::Game::hash) depend only on the position and its own context.
+#[derive(Debug)]
+pub struct BridgeContext {
+    cache: SubgameCache,
+    scan_edge_limit: u32,
 }
 
-/// The current bridge scan limit ([`set_bridge_scan_edge_limit`]).
-pub fn bridge_scan_edge_limit() -> u32 {
-    BRIDGE_SCAN.load(Ordering::Relaxed)
+impl BridgeContext {
+    /// A context with an empty cache that scans for bridges in token components of at most
+    /// `scan_edge_limit` edges ([`BRIDGE_SCAN_EDGE_LIMIT`] is the usual value; `u32::MAX`: scan
+    /// every component). Any limit is exact; it only trades the cost of the scan against what
+    /// it finds.
+    pub fn new(scan_edge_limit: u32) -> Self {
+        BridgeContext { cache: SubgameCache::new(), scan_edge_limit }
+    }
+
+    /// The bridge scan limit.
+    pub fn scan_edge_limit(&self) -> u32 {
+        self.scan_edge_limit
+    }
+
+    /// The sub-game cache.
+    pub fn cache(&self) -> &SubgameCache {
+        &self.cache
+    }
+}
+
+impl Default for BridgeContext {
+    /// [`BridgeContext::new`] with [`BRIDGE_SCAN_EDGE_LIMIT`].
+    fn default() -> Self {
+        BridgeContext::new(BRIDGE_SCAN_EDGE_LIMIT)
+    }
 }
 
 /// Zobrist key of a forced chain object with ends `a` and `b` and length parity `odd` (a key
@@ -264,7 +287,8 @@ pub fn chain_key(a: u8, b: u8, odd: bool) -> u64 {
 /// to 64-bit collisions). Without either flag: [`Geography::component_hash`].
 ///
 /// * **Bridges.** Each outermost far side of 2 to [`SUBGAME_EDGE_LIMIT`] edges
-///   ([`small_far_sides`]) is solved ([`subgame::solve`], cached) and replaced by a gadget of
+///   ([`small_far_sides`]) is solved ([`SubgameCache::solve`], cached in the position's
+///   [`BridgeContext`], whose scan limit applies) and replaced by a gadget of
 ///   the same value: no edge when the mover at its entry loses (the entry becomes a leaf), the
 ///   edge from the entry to its lowest far neighbour when that mover wins. This is exact: the
 ///   token can reach the far side only across the bridge and never come back, and nothing
@@ -281,15 +305,16 @@ pub fn chain_key(a: u8, b: u8, odd: bool) -> u64 {
 ///   differ only in such chains with the same ends and parities have the same value.
 pub fn canonical_hash(pos: &Geography) -> u64 {
     let mut hash = pos.component_hash();
-    let bridges = pos.reductions.contains(Reductions::BRIDGES);
+    let bridges = pos.bridge_context();
     let chains = pos.reductions.contains(Reductions::CHAINS);
-    if !bridges && !chains {
+    if bridges.is_none() && !chains {
         return hash;
     }
-    let sides = if bridges && pos.component_edge_count() <= bridge_scan_edge_limit() {
-        small_far_sides(pos, SUBGAME_EDGE_LIMIT)
-    } else {
-        ArrayVec::new()
+    let (sides, cache) = match bridges {
+        Some(c) if pos.component_edge_count() <= c.scan_edge_limit => {
+            (small_far_sides(pos, SUBGAME_EDGE_LIMIT), Some(&c.cache))
+        }
+        _ => (ArrayVec::new(), None),
     };
     // The adjacency after the bridge gadgets (copied only when a far side is replaced).
     let mut reduced: Option<Box<[u128; MAX_VERTICES]>> = None;
@@ -304,7 +329,7 @@ pub fn canonical_hash(pos: &Geography) -> u64 {
             }
         }
         let key = far_edges ^ token_key(side.entry);
-        let Some(win) = subgame::solve(&mut far, side.entry, key) else { continue };
+        let Some(win) = cache.and_then(|c| c.solve(&mut far, side.entry, key)) else { continue };
         hash ^= far_edges;
         let rows = reduced.get_or_insert_with(|| Box::new(pos.rows));
         for v in side.vertices {

@@ -1,23 +1,25 @@
-//! Small sub-games of undirected edge geography, solved exactly and cached once per process.
+//! Small sub-games of undirected edge geography, solved exactly and cached in a table that the
+//! positions using the bridge reduction own ([`SubgameCache`], held by a
+//! [`super::reductions::BridgeContext`]).
 //!
 //! The bridge reduction ([`super::reductions::canonical_hash`]) meets the far side of a bridge:
 //! a set of edges the token can only enter through the bridge's far endpoint `x`, and never
 //! leave. Its only interface is one bit, whether the player to move at `x` wins on those edges
-//! alone. [`solve`] computes that bit with a memoised negamax over a private copy of the
-//! adjacency rows, and [`lookup`] finds it again later.
+//! alone. [`SubgameCache::solve`] computes that bit with a memoised negamax over a private copy
+//! of the adjacency rows, and [`SubgameCache::lookup`] finds it again later.
 //!
 //! **The cache.** A sub-game is the position "token on `x`, these edges"; its key is the
 //! geography Zobrist hash of that position ([`super::graph::token_key`] XOR the
 //! [`super::graph::edge_key`] of every edge). Edge and token keys depend only on vertex numbers,
-//! not on the graph, so one process-wide table serves every graph and every thread: a fixed
-//! array of [`CACHE_ENTRIES`] atomic words (8 MiB), each holding 63 bits of the key and the
-//! result bit, written and read with relaxed atomics (a torn entry cannot occur: one word per
-//! entry). Entries are overwritten freely; a lost entry is only solved again. Like every
-//! transposition table in `bitsolve`, it trusts 64-bit keys (63 bits checked), so a key collision
-//! could in principle give a wrong bit; at a few million entries the odds are about 1e-6 per run
-//! in the worst case.
+//! not on the graph, so one table can serve every graph and every thread (positions share it
+//! through an `Arc`): a fixed array of [`CACHE_ENTRIES`] atomic words (8 MiB), each holding 63
+//! bits of the key and the result bit, written and read with relaxed atomics (a torn entry cannot
+//! occur: one word per entry). Entries are overwritten freely; a lost entry is only solved again.
+//! Like every transposition table in `bitsolve`, it trusts 64-bit keys (63 bits checked), so a
+//! key collision could in principle give a wrong bit; at a few million entries the odds are
+//! about 1e-6 per run in the worst case.
 
-use std::sync::OnceLock;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::graph::{MAX_VERTICES, edge_key, token_key};
@@ -27,12 +29,24 @@ pub const SUBGAME_EDGE_LIMIT: u32 = 20;
 /// Most nodes one sub-game solve may visit; a solve over budget gives up (the far side is then
 /// left as it is, which is always exact).
 pub const SUBGAME_NODE_BUDGET: u64 = 200_000;
-/// Entries of the process-wide sub-game table (a power of two).
+/// Entries of a sub-game table (a power of two).
 pub const CACHE_ENTRIES: usize = 1 << 20;
 
-fn table() -> &'static [AtomicU64] {
-    static TABLE: OnceLock<Box<[AtomicU64]>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..CACHE_ENTRIES).map(|_| AtomicU64::new(0)).collect())
+/// A table of solved sub-games (see the module docs), shared by the threads that use it.
+pub struct SubgameCache {
+    table: Box<[AtomicU64]>,
+}
+
+impl Default for SubgameCache {
+    fn default() -> Self {
+        SubgameCache::new()
+    }
+}
+
+impl fmt::Debug for SubgameCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SubgameCache({} entries)", self.table.len())
+    }
 }
 
 #[inline]
@@ -40,83 +54,96 @@ fn slot(key: u64) -> usize {
     (key >> (64 - CACHE_ENTRIES.trailing_zeros())) as usize
 }
 
-/// Whether the player to move wins the position whose geography hash is `key`, if the table
-/// holds it.
-#[inline]
-pub fn lookup(key: u64) -> Option<bool> {
-    let tag = key & !1;
-    if tag == 0 {
-        return None;
+impl SubgameCache {
+    /// An empty table of [`CACHE_ENTRIES`] entries.
+    pub fn new() -> Self {
+        SubgameCache { table: (0..CACHE_ENTRIES).map(|_| AtomicU64::new(0)).collect() }
     }
-    let entry = table()[slot(key)].load(Ordering::Relaxed);
-    (entry & !1 == tag).then_some(entry & 1 == 1)
-}
 
-/// Records that the player to move wins (`true`) or loses the position with hash `key`.
-#[inline]
-pub fn store(key: u64, win: bool) {
-    let tag = key & !1;
-    if tag != 0 {
-        table()[slot(key)].store(tag | u64::from(win), Ordering::Relaxed);
+    /// Whether the player to move wins the position whose geography hash is `key`, if the
+    /// table holds it.
+    #[inline]
+    pub fn lookup(&self, key: u64) -> Option<bool> {
+        let tag = key & !1;
+        if tag == 0 {
+            return None;
+        }
+        let entry = self.table[slot(key)].load(Ordering::Relaxed);
+        (entry & !1 == tag).then_some(entry & 1 == 1)
     }
-}
 
-/// Whether the player to move from `token` wins on the edges given by `rows` (bit `w` of row `v`
-/// set iff the edge `{v, w}` is there; rows must be symmetric), whose geography hash is `key`.
-/// `None` if the solve needs more than [`SUBGAME_NODE_BUDGET`] nodes. Every position met is
-/// cached. `rows` is restored before returning.
-pub fn solve(rows: &mut [u128; MAX_VERTICES], token: u8, key: u64) -> Option<bool> {
-    if let Some(win) = lookup(key) {
-        return Some(win);
-    }
-    let mut budget = SUBGAME_NODE_BUDGET;
-    negamax(rows, token, key, &mut budget)
-}
-
-fn negamax(rows: &mut [u128; MAX_VERTICES], t: u8, key: u64, budget: &mut u64) -> Option<bool> {
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    let around = rows[t as usize];
-    // Immediate win: a neighbour whose only edge is the one to the token.
-    let mut rest = around;
-    while rest != 0 {
-        let w = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        if rows[w] == 1u128 << t {
-            store(key, true);
-            return Some(true);
+    /// Records that the player to move wins (`true`) or loses the position with hash `key`.
+    #[inline]
+    pub fn store(&self, key: u64, win: bool) {
+        let tag = key & !1;
+        if tag != 0 {
+            self.table[slot(key)].store(tag | u64::from(win), Ordering::Relaxed);
         }
     }
-    let mut win = false;
-    let mut rest = around;
-    while rest != 0 {
-        let w = rest.trailing_zeros() as u8;
-        rest &= rest - 1;
-        let child = key ^ edge_key(t, w) ^ token_key(t) ^ token_key(w);
-        let child_wins = if let Some(v) = lookup(child) {
-            v
-        } else {
-            rows[t as usize] &= !(1u128 << w);
-            rows[w as usize] &= !(1u128 << t);
-            let v = negamax(rows, w, child, budget);
-            rows[t as usize] |= 1u128 << w;
-            rows[w as usize] |= 1u128 << t;
-            v?
-        };
-        if !child_wins {
-            win = true;
-            break;
-        }
-    }
-    store(key, win);
-    Some(win)
-}
 
-/// Empties the process-wide table (for measurements that must start cold).
-pub fn clear() {
-    for entry in table() {
-        entry.store(0, Ordering::Relaxed);
+    /// Whether the player to move from `token` wins on the edges given by `rows` (bit `w` of
+    /// row `v` set iff the edge `{v, w}` is there; rows must be symmetric), whose geography hash
+    /// is `key`. `None` if the solve needs more than [`SUBGAME_NODE_BUDGET`] nodes. Every
+    /// position met is cached. `rows` is restored before returning.
+    pub fn solve(&self, rows: &mut [u128; MAX_VERTICES], token: u8, key: u64) -> Option<bool> {
+        if let Some(win) = self.lookup(key) {
+            return Some(win);
+        }
+        let mut budget = SUBGAME_NODE_BUDGET;
+        self.negamax(rows, token, key, &mut budget)
+    }
+
+    fn negamax(
+        &self,
+        rows: &mut [u128; MAX_VERTICES],
+        t: u8,
+        key: u64,
+        budget: &mut u64,
+    ) -> Option<bool> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let around = rows[t as usize];
+        // Immediate win: a neighbour whose only edge is the one to the token.
+        let mut rest = around;
+        while rest != 0 {
+            let w = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if rows[w] == 1u128 << t {
+                self.store(key, true);
+                return Some(true);
+            }
+        }
+        let mut win = false;
+        let mut rest = around;
+        while rest != 0 {
+            let w = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let child = key ^ edge_key(t, w) ^ token_key(t) ^ token_key(w);
+            let child_wins = if let Some(v) = self.lookup(child) {
+                v
+            } else {
+                rows[t as usize] &= !(1u128 << w);
+                rows[w as usize] &= !(1u128 << t);
+                let v = self.negamax(rows, w, child, budget);
+                rows[t as usize] |= 1u128 << w;
+                rows[w as usize] |= 1u128 << t;
+                v?
+            };
+            if !child_wins {
+                win = true;
+                break;
+            }
+        }
+        self.store(key, win);
+        Some(win)
+    }
+
+    /// Empties the table (for measurements that must start cold).
+    pub fn clear(&self) {
+        for entry in &*self.table {
+            entry.store(0, Ordering::Relaxed);
+        }
     }
 }

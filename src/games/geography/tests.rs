@@ -301,6 +301,48 @@ fn bridge_reduction_agrees_with_brute_force() {
     assert!(decided > 300, "only {decided} decided by the cache");
 }
 
+/// The bridge reduction's cache and scan limit belong to the position: a position gets a
+/// context with the reduction and passes it to its children, the plain game has none, a fresh
+/// context gives the same outcome and hash as another fresh one, and a warm shared cache or a
+/// context that scans nothing never contradicts it (a warm cache may decide more positions).
+#[test]
+fn bridge_context_is_owned_by_the_position() {
+    let mut rng = KeyStream::new(61);
+    let shared = Arc::new(BridgeContext::default());
+    let (mut reduced, mut compared) = (0, 0);
+    for i in 0..400 {
+        let base = structured_position(&mut rng, i);
+        assert!(base.bridge_context().is_none());
+        let pos = base.clone().with_reductions(Reductions::BRIDGES);
+        let own = pos.bridge_context().expect("the reduction brings a context");
+        assert!(pos.plain().bridge_context().is_none());
+        assert_eq!(own.scan_edge_limit(), reductions::BRIDGE_SCAN_EDGE_LIMIT);
+        let warm = base.clone().with_bridge_context(shared.clone());
+        let cold = base.clone().with_bridge_context(Arc::new(BridgeContext::default()));
+        let unscanned = base.clone().with_bridge_context(Arc::new(BridgeContext::new(0)));
+        assert_eq!(warm.reductions(), base.reductions().with(Reductions::BRIDGES));
+        let text = pos.format_position();
+        assert_eq!((cold.outcome(), cold.hash()), (pos.outcome(), pos.hash()), "{text}");
+        for other in [&warm, &unscanned] {
+            if let (Some(a), Some(b)) = (other.outcome(), pos.outcome()) {
+                assert_eq!(a, b, "{text}");
+            }
+        }
+        if pos.outcome().is_none() && unscanned.outcome().is_none() {
+            compared += 1;
+            reduced += usize::from(unscanned.hash() != pos.hash());
+        }
+        let mut moves = GeographyMoves::new();
+        warm.generate_moves(&mut moves);
+        if let Some(&mv) = moves.first() {
+            let mut child = warm.clone();
+            child.play(mv);
+            assert!(Arc::ptr_eq(child.bridge_context().unwrap(), &shared));
+        }
+    }
+    assert!(compared > 100 && reduced > 10, "{compared} compared, {reduced} reduced");
+}
+
 /// Checks that positions of equal hash under `reductions` have equal values, on every
 /// position reachable from `starts` random structured starts; returns (positions, hashes that
 /// merge positions of different components).

@@ -218,7 +218,7 @@ impl<G: Game> Solver<G> for AlphaBetaSolver {
         if let Some(outcome) = root.outcome() {
             let stats = Stats { nodes: 1, elapsed: start.elapsed(), ..Stats::default() };
             let value = Value::terminal(outcome);
-            return Report { outcome: Some(outcome), plies: value.plies(), best_move: None, stats };
+            return Report::solved(outcome, value.plies(), None, stats);
         }
         let (found, mut stats) = self.run_threads(root, limits, start);
         stats.elapsed = start.elapsed();
@@ -226,11 +226,6 @@ impl<G: Game> Solver<G> for AlphaBetaSolver {
         let mut moves = G::Moves::default();
         root.generate_moves(&mut moves);
         let value = value_of(found.score);
-        Report {
-            outcome: Some(value.outcome()),
-            plies: value.plies(),
-            best_move: Some(moves[found.move_index]),
-            stats,
-        }
+        Report::solved(value.outcome(), value.plies(), Some(moves[found.move_index]), stats)
     }
 }

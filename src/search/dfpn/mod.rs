@@ -268,9 +268,7 @@ impl<G: Game> Solver<G> for DfpnSolver {
             });
         stats.elapsed = start.elapsed();
         match answer {
-            Some((outcome, best_move)) => {
-                Report { outcome: Some(outcome), plies: None, best_move, stats }
-            }
+            Some((outcome, best_move)) => Report::solved(outcome, None, best_move, stats),
             None => Report::unknown(stats),
         }
     }

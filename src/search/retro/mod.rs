@@ -57,16 +57,14 @@ pub mod store;
 pub mod values;
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{Limits, Report, Solver, Stats};
+use super::{Limits, Report, Solver, Stats, Unknown};
 use crate::game::{Game, MoveList, Outcome};
 
 /// Cap on the positions enumerated when the limits give no node limit (about 5 GB for GIPF).
 pub const DEFAULT_MAX_POSITIONS: usize = 50_000_000;
-
-static WARNED: AtomicBool = AtomicBool::new(false);
 
 /// How often (in positions) the time limit and the stop flag are looked at.
 const CHECK_EVERY: usize = 4096;
@@ -77,22 +75,21 @@ const WIN: u8 = 1;
 const LOSS: u8 = 2;
 const DRAW: u8 = 3;
 
-/// The retrograde solver (stateless between solves).
+/// The retrograde solver (stateless between solves). It writes nothing: an unknown result
+/// carries its reason ([`Report::unknown`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RetroSolver {
-    quiet: bool,
-}
+pub struct RetroSolver;
 
 impl RetroSolver {
-    /// A new solver; it says on stderr when it gives up past its cap.
+    /// A new solver.
     pub fn new() -> Self {
-        RetroSolver { quiet: false }
+        RetroSolver
     }
 
-    /// A solver that gives up past its cap without a word (for callers that try it with a
-    /// small cap first, [`crate::search::portfolio`]).
+    /// The same as [`RetroSolver::new`] (the solver no longer writes to stderr past its cap;
+    /// kept for the callers that try it with a small cap first, [`crate::search::portfolio`]).
     pub fn quiet() -> Self {
-        RetroSolver { quiet: true }
+        RetroSolver
     }
 }
 
@@ -334,8 +331,9 @@ fn stopped(limits: &Limits, start: Instant) -> bool {
 
 impl<G: Game> Solver<G> for RetroSolver {
     /// Solves `root` exactly; a node limit caps the positions enumerated. Reports `unknown`
-    /// (with a message on stderr) past the cap, for games without [`Game::exact_key`], and when
-    /// the time limit or stop flag ends the solve.
+    /// with its reason ([`Report::unknown`]) past the cap ([`Unknown::TooLarge`]), for games
+    /// without [`Game::exact_key`] ([`Unknown::Unsupported`]), and when the time limit or stop
+    /// flag ends the solve ([`Unknown::Limit`]).
     fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         if let Some(outcome) = root.outcome() {
@@ -350,29 +348,20 @@ impl<G: Game> Solver<G> for RetroSolver {
         });
         // An unknown result still reports the positions enumerated (past the cap: the cap + 1).
         let unknown = |stop: Stop| {
-            let nodes = match stop {
-                Stop::Limit(n) => n,
-                Stop::TooMany(n) => {
-                    if !self.quiet {
-                        eprintln!("retro solver: more than {max} positions");
-                    }
-                    n
-                }
-                Stop::NoKey => {
-                    if !WARNED.swap(true, Ordering::Relaxed) {
-                        eprintln!(
-                            "error: the retrograde solver needs Game::exact_key, which this \
-                             game (or this board size) lacks"
-                        );
-                    }
-                    0
-                }
+            let (nodes, reason) = match stop {
+                Stop::Limit(n) => (n, Unknown::Limit),
+                Stop::TooMany(n) => (n, Unknown::TooLarge { positions: n as u64, max: max as u64 }),
+                Stop::NoKey => (
+                    0,
+                    Unknown::Unsupported(
+                        "the retrograde solver needs Game::exact_key, which this game (or this \
+                         board size) lacks"
+                            .into(),
+                    ),
+                ),
             };
-            Report::unknown(Stats {
-                nodes: nodes as u64,
-                elapsed: start.elapsed(),
-                ..Stats::default()
-            })
+            let stats = Stats { nodes: nodes as u64, elapsed: start.elapsed(), ..Stats::default() };
+            Report::unknown_because(reason, stats)
         };
         if stopped(limits, start) {
             return unknown(Stop::Limit(0));
@@ -412,7 +401,7 @@ impl<G: Game> Solver<G> for RetroSolver {
             elapsed: start.elapsed(),
             ..Stats::default()
         };
-        Report { outcome: Some(outcome), plies, best_move, stats }
+        Report::solved(outcome, plies, best_move, stats)
     }
 }
 
@@ -478,6 +467,8 @@ mod tests {
         let r = RetroSolver::new()
             .solve(&Digraph::new(vec![vec![1], vec![2], vec![0]], 0), &Limits::nodes(2));
         assert_eq!(r.outcome, None);
+        assert_eq!(r.unknown, Some(Unknown::TooLarge { positions: 3, max: 2 }));
+        assert_eq!(r.unknown.unwrap().to_string(), "more than 2 positions");
         assert_eq!(r.stats.nodes, 3);
     }
 
@@ -485,13 +476,16 @@ mod tests {
     fn the_stop_flag_and_the_time_limit_give_unknown() {
         let succ: Vec<Vec<u8>> = (0..64u8).map(|v| vec![(v + 1) % 64, (v + 7) % 64]).collect();
         let g = Digraph::new(succ, 0);
-        let stop = std::sync::Arc::new(AtomicBool::new(true));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
         let limits = Limits { stop: Some(stop.clone()), ..Limits::none() };
-        assert_eq!(RetroSolver::new().solve(&g, &limits).outcome, None);
+        let r = RetroSolver::new().solve(&g, &limits);
+        assert_eq!((r.outcome, r.unknown), (None, Some(Unknown::Limit)));
         stop.store(false, Ordering::Relaxed);
-        assert_eq!(RetroSolver::new().solve(&g, &limits).value(), Some(Value::Draw));
+        let r = RetroSolver::new().solve(&g, &limits);
+        assert_eq!((r.value(), r.unknown), (Some(Value::Draw), None));
         let limits = Limits { time: Some(std::time::Duration::ZERO), ..Limits::none() };
-        assert_eq!(RetroSolver::new().solve(&g, &limits).outcome, None);
+        let r = RetroSolver::new().solve(&g, &limits);
+        assert_eq!((r.outcome, r.unknown), (None, Some(Unknown::Limit)));
     }
 
     #[test]
@@ -499,7 +493,13 @@ mod tests {
         use crate::notation::Notation;
         let g = crate::games::gauss::Gauss::parse_position(crate::games::gauss::notation::START)
             .unwrap();
-        assert_eq!(RetroSolver::new().solve(&g, &Limits::none()).outcome, None);
+        let r = RetroSolver::new().solve(&g, &Limits::none());
+        assert_eq!(r.outcome, None);
+        assert!(
+            matches!(&r.unknown, Some(Unknown::Unsupported(why)) if why.contains("exact_key")),
+            "{:?}",
+            r.unknown
+        );
     }
 
     #[test]
