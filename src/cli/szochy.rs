@@ -176,6 +176,11 @@ fn solve_one(inst: &Instance, options: SolveOptions, line: bool) -> Result<Solut
         );
     }
     let s = solve(inst, &options)?;
+    if bound > 1_000_000 {
+        let phases: Vec<String> =
+            s.phases.iter().map(|(name, d)| format!("{name} {:.3} s", d.as_secs_f64())).collect();
+        eprintln!("szochy: phases: {}", phases.join("; "));
+    }
     Ok(Solution {
         first_player_wins: s.first_player_wins,
         positions: s.positions as u64,

@@ -320,8 +320,13 @@ pub fn covered_by_every_maximum_matching(g: &Csr, m: &Matching, v: u32) -> bool 
 /// A maximum matching of `g` that leaves `v` exposed, if there is one (given a maximum matching
 /// `m`): `m` itself if it misses `v`, else `m` minus `v`'s edge plus the augmenting path found
 /// from `v`'s mate in `g - v`. `None`: every maximum matching covers `v`.
+///
+/// A perfect `m` needs no search: every maximum matching is perfect and covers `v`.
 pub fn matching_missing(g: &Csr, m: &Matching, v: u32) -> Option<Matching> {
     let Some(u) = m.mate(v) else { return Some(m.clone()) };
+    if 2 * m.size == g.vertex_count() {
+        return None;
+    }
     let mut mate = m.mate.clone();
     mate[u as usize] = NONE;
     mate[v as usize] = NONE;

@@ -75,9 +75,9 @@ pub struct Board {
     holes: u128,
     king: Vec<u128>,
     knight: Vec<u128>,
-    /// Rays per square: 4 orthogonal then 4 diagonal, each stopping before a hole or the edge.
-    ray_start: Vec<u32>,
-    ray_squares: Vec<u8>,
+    /// Rays per square as sets: 4 orthogonal then 4 diagonal, each stopping before a hole or
+    /// the edge. Even directions run towards higher square indices, odd ones towards lower.
+    rays: Vec<[u128; 8]>,
 }
 
 impl Board {
@@ -93,15 +93,8 @@ impl Board {
             return Err(format!("board {n} x {m} has more than {MAX_SQUARES} squares"));
         }
         let squares = n * m;
-        let mut board = Board {
-            n,
-            m,
-            holes,
-            king: Vec::new(),
-            knight: Vec::new(),
-            ray_start: vec![0],
-            ray_squares: Vec::new(),
-        };
+        let mut board =
+            Board { n, m, holes, king: Vec::new(), knight: Vec::new(), rays: Vec::new() };
         let inside = |i: i32, j: i32| i >= 0 && j >= 0 && i < n as i32 && j < m as i32;
         for s in 0..squares {
             let (i, j) = ((s % n) as i32, (s / n) as i32);
@@ -121,19 +114,20 @@ impl Board {
             let king: Vec<(i32, i32)> = ROOK_DIRS.iter().chain(&BISHOP_DIRS).copied().collect();
             board.king.push(leap(&king));
             board.knight.push(leap(&KNIGHT));
-            for &(di, dj) in ROOK_DIRS.iter().chain(&BISHOP_DIRS) {
+            let mut rays = [0u128; 8];
+            for (d, &(di, dj)) in ROOK_DIRS.iter().chain(&BISHOP_DIRS).enumerate() {
                 let (mut a, mut b) = (i + di, j + dj);
                 while inside(a, b) {
                     let t = (b as u32) * n + a as u32;
                     if holes >> t & 1 == 1 {
                         break;
                     }
-                    board.ray_squares.push(t as u8);
+                    rays[d] |= 1 << t;
                     a += di;
                     b += dj;
                 }
-                board.ray_start.push(board.ray_squares.len() as u32);
             }
+            board.rays.push(rays);
         }
         Ok(board)
     }
@@ -175,18 +169,22 @@ impl Board {
         format!("{i},{j}")
     }
 
+    /// The squares reached by sliding from `s` along rays `dirs` (even: towards higher
+    /// indices, so the first blocker is the lowest set bit; odd: the highest).
     #[inline]
     fn slide(&self, s: usize, dirs: std::ops::Range<usize>, occupied: u128) -> u128 {
+        let rays = &self.rays[s];
         let mut set = 0;
         for d in dirs {
-            let lo = self.ray_start[s * 8 + d] as usize;
-            let hi = self.ray_start[s * 8 + d + 1] as usize;
-            for &t in &self.ray_squares[lo..hi] {
-                if occupied >> t & 1 == 1 {
-                    break;
-                }
-                set |= 1u128 << t;
-            }
+            let ray = rays[d];
+            let blockers = ray & occupied;
+            set |= if blockers == 0 {
+                ray
+            } else if d % 2 == 0 {
+                ray & ((1u128 << blockers.trailing_zeros()) - 1)
+            } else {
+                ray & ((u128::MAX << (127 - blockers.leading_zeros())) << 1)
+            };
         }
         set
     }

@@ -70,6 +70,8 @@ pub struct Solution {
     pub enumerate_time: Duration,
     /// Time to match and decide.
     pub matching_time: Duration,
+    /// Wall time of each phase (enumeration phases, then matching phases), in order.
+    pub phases: Vec<(&'static str, Duration)>,
     /// The enumerated graph (vertex 0 is the start).
     pub graph: enumerate::Enumerated,
     /// A maximum matching; it misses the start when the second player wins.
@@ -88,13 +90,18 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Solution, String
     let enumerate_time = t0.elapsed();
     let t1 = Instant::now();
     let m = matching::maximum_matching(&graph.graph);
+    let mut phases = graph.phases.clone();
+    phases.push(("maximum matching", t1.elapsed()));
+    let t2 = Instant::now();
     // A maximum matching that misses the start exists iff the second player wins; it is then
     // the second player's strategy, so keep it for the line of play.
     let missing = matching::matching_missing(&graph.graph, &m, 0);
     let first_player_wins = missing.is_none();
     let m = missing.unwrap_or(m);
     let matching_time = t1.elapsed();
+    phases.push(("decision (start in every maximum matching)", t2.elapsed()));
     Ok(Solution {
+        phases,
         first_player_wins,
         positions: graph.keys.len(),
         moves: graph.graph.edge_count(),
