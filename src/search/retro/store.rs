@@ -23,6 +23,12 @@
 //! move, 0 for a position left out of the solve (a table built from a start holds only the
 //! positions reachable from it, either side to move). Distances are not stored.
 //!
+//! Readers ([`TableFile`], and through it the table solver `--solver table --table FILE`,
+//! [`super::table`]) memory-map the file and check it before any lookup: the magic, the rules
+//! byte, the board size, valid squares inside the board and matching the count, each layer
+//! size equal to `C(n, k) 2^k`, and the file length equal to the header's (a truncated or
+//! longer file is refused with both lengths).
+//!
 //! # Checkpoints
 //!
 //! A run writes into the directory `FILE.parts`: `layer-K.val` (the words of layer `K`),
