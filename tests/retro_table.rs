@@ -52,7 +52,9 @@ fn agrees_with_alphabeta<const P: bool>(path: &Path, stride: u64) -> usize {
     let mut compared = 0;
     let mut missing = 0;
     for layer in 0..index.layers() {
-        for rank in (0..index.layer_size(layer)).filter(|r| (r + layer as u64) % stride == 0) {
+        for rank in
+            (0..index.layer_size(layer)).filter(|r| (r + layer as u64).is_multiple_of(stride))
+        {
             let pos = index.unrank(layer, rank);
             if table.file().value(layer, rank).unwrap() == 0 {
                 // Not reachable from the start: unknown, with the reason.
