@@ -7,7 +7,7 @@
 #
 # Boards already in the table are skipped; a killed run resumes from the per-layer
 # checkpoints (`--resume`). Time and peak memory of each board (`/usr/bin/time -v`) go to
-# the log. Usage: scripts/ataxx-solved-boards.sh  (env: BIN, OUT, LOG, TABLES, THREADS)
+# the log. Usage: scripts/ataxx-solved-boards.sh  (env: BIN, OUT, LOG, TABLES, THREADS, MEMORY in GiB)
 set -euo pipefail
 
 BIN=${BIN:-target/release/bitsolve}
@@ -15,6 +15,8 @@ OUT=${OUT:-results/ataxx/solved-boards.csv}
 LOG=${LOG:-results/ataxx/solved-boards.log}
 TABLES=${TABLES:-/tmp/bitsolve-tables}
 THREADS=${THREADS:-2}
+MEMORY=${MEMORY:-8}
+VERSION=$("$BIN" --version)
 
 mkdir -p "$(dirname "$OUT")" "$(dirname "$LOG")" "$TABLES"
 [ -s "$OUT" ] || echo "board,rules,positions,wins,draws,losses,start,plies,method" > "$OUT"
@@ -36,12 +38,12 @@ for job in "${jobs[@]}"; do
     row=$(mktemp)
     timing=$(mktemp)
     /usr/bin/time -v -o "$timing" "$BIN" table build --game "$game" --board "$board" \
-        --out "$TABLES/$board-$rules.tbl" --threads "$THREADS" --resume --csv --quiet \
+        --out "$TABLES/$board-$rules.tbl" --threads "$THREADS" --memory "$MEMORY" --resume --csv --quiet \
         > "$row" 2>> "$LOG"
     cat "$row" >> "$OUT"
     wall=$(grep "Elapsed (wall clock)" "$timing" | awk '{print $NF}')
     rss=$(grep "Maximum resident set size" "$timing" | awk '{print $NF}')
     user=$(grep "User time" "$timing" | awk '{print $NF}')
-    echo "$board $rules: wall $wall, user ${user}s, max RSS ${rss} KiB, threads $THREADS" >> "$LOG"
+    echo "$board $rules: wall $wall, user ${user}s, max RSS ${rss} KiB, threads $THREADS, $VERSION" >> "$LOG"
     rm -f "$row" "$timing"
 done

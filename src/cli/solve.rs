@@ -57,6 +57,9 @@ pub struct SolveArgs {
     /// files, rows carry a `score` column and take `--out`, `--resume`, `--shard` and `--jobs`.
     #[arg(long)]
     score: bool,
+    /// The table file of `--solver table` (written by `bitsolve table build`; memory-mapped).
+    #[arg(long)]
+    table: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -69,6 +72,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         bail!("--moves needs one position (--position or --position-file)");
     }
     check_threads(args)?;
+    open_table(args)?;
     if args.score {
         let (position, moves) = (position.as_deref(), &args.moves);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
@@ -111,6 +115,37 @@ fn check_threads(args: &SolveArgs) -> Result<()> {
         if args.score { " for exact scores" } else { "" },
         if sequential.len() == 1 { "it" } else { "them" },
     )
+}
+
+/// Opens `--table FILE` for the table solver (or refuses the table solver without it).
+fn open_table(args: &SolveArgs) -> Result<()> {
+    use anyhow::Context;
+    use bitsolve::search::retro::table::{AtaxxTable, install};
+    let wanted = args.solver.contains(&SolverKind::Table);
+    match &args.table {
+        None if wanted => {
+            bail!("--solver table needs --table FILE (a table file of `bitsolve table build`)")
+        }
+        None => Ok(()),
+        Some(path) => {
+            if !matches!(args.game, GameKind::Ataxx | GameKind::AtaxxPolish) {
+                bail!("--table: table files exist for ataxx and ataxx-polish only");
+            }
+            let table = AtaxxTable::open(path)
+                .with_context(|| format!("opening the table {}", path.display()))?;
+            let polish = table.file().header().polish;
+            if polish != (args.game == GameKind::AtaxxPolish) {
+                bail!(
+                    "the table {} is for the {} rules, not for {}",
+                    path.display(),
+                    if polish { "polish" } else { "standard" },
+                    args.game
+                );
+            }
+            install(Some(std::sync::Arc::new(table)));
+            Ok(())
+        }
+    }
 }
 
 /// The text of a position file (`-`: standard input).

@@ -13,6 +13,7 @@ use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
 use bitsolve::search::retro::solve::{Control, Tally, reachable, solve_layers};
 use bitsolve::search::retro::store::{Header, Parts, TableFile};
+use bitsolve::search::retro::table::AtaxxTable;
 use bitsolve::search::retro::values::{self, cell};
 use bitsolve::unmove::LayeredIndex;
 use bitsolve::{Ataxx, GameKind, Notation};
@@ -261,61 +262,15 @@ fn build<const POLISH: bool>(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Value of `pos` in `table` (2-bit code).
-fn lookup<const POLISH: bool>(
-    table: &TableFile,
-    index: &AtaxxIndex<POLISH>,
-    pos: &Ataxx<POLISH>,
-) -> anyhow::Result<u8> {
-    let (l, r) = index.rank(pos).context("the position is not on the table's board")?;
-    Ok(table.value(l, r)?)
-}
-
-/// The value of a position and a move that keeps it (one-ply lookups), from a table file.
-///
-/// # Errors
-/// If the table cannot be read or the position is not on its board.
-pub fn table_answer<const POLISH: bool>(
-    table: &TableFile,
-    pos: &Ataxx<POLISH>,
-) -> anyhow::Result<(bitsolve::Outcome, Option<bitsolve::AtaxxMove>)> {
-    use bitsolve::Game;
-    let h = table.header();
-    if h.polish != POLISH {
-        bail!("the table is for the other rule set");
-    }
-    let index = AtaxxIndex::<POLISH>::new(h.width, h.height, h.valid);
-    let v = lookup(table, &index, pos)?;
-    let outcome = values::outcome(v)
-        .context("the position is not in the table (not reachable from the table's start)")?;
-    let want = match v {
-        values::WIN => values::LOSS,
-        values::LOSS => values::WIN,
-        _ => values::DRAW,
-    };
-    let mut moves = <Ataxx<POLISH> as Game>::Moves::default();
-    pos.generate_moves(&mut moves);
-    let mut best = None;
-    for &m in &moves {
-        let mut c = pos.clone();
-        c.play(m);
-        if lookup(table, &index, &c)? == want {
-            best = Some(m);
-            break;
-        }
-    }
-    Ok((outcome, best))
-}
-
 fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
-    let table = TableFile::open(&args.table)
+    let table = AtaxxTable::open(&args.table)
         .with_context(|| format!("opening {}", args.table.display()))?;
-    let (outcome, best) = if table.header().polish {
+    let (outcome, best) = if table.file().header().polish {
         let pos = Ataxx::<true>::parse_position(&args.position)?;
-        table_answer(&table, &pos)?
+        table.answer(&pos)?
     } else {
         let pos = Ataxx::<false>::parse_position(&args.position)?;
-        table_answer(&table, &pos)?
+        table.answer(&pos)?
     };
     let best = best.map_or_else(|| "none".to_string(), |m| m.to_string());
     println!("result={outcome} best_move={best}");

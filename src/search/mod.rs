@@ -226,11 +226,14 @@ pub enum SolverKind {
     /// wins ([`portfolio`]): fast wins and losses, and draws proved by retro where they have
     /// few reachable positions.
     Auto,
+    /// Lookups in a solved Ataxx table file ([`retro::table`], `--table FILE`): value and a
+    /// best move, no distance; `unknown` for positions not in the table.
+    Table,
 }
 
 impl SolverKind {
     /// Every solver, in a fixed order.
-    pub const ALL: [SolverKind; 7] = [
+    pub const ALL: [SolverKind; 8] = [
         SolverKind::Brute,
         SolverKind::Alphabeta,
         SolverKind::Pns,
@@ -238,6 +241,7 @@ impl SolverKind {
         SolverKind::Matching,
         SolverKind::Retro,
         SolverKind::Auto,
+        SolverKind::Table,
     ];
 
     /// The solver's name on the command line and in result files.
@@ -250,6 +254,7 @@ impl SolverKind {
             SolverKind::Matching => "matching",
             SolverKind::Retro => "retro",
             SolverKind::Auto => "auto",
+            SolverKind::Table => "table",
         }
     }
 }
@@ -321,6 +326,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
         SolverKind::Retro => Box::new(retro::RetroSolver::new()),
         SolverKind::Auto => Box::new(portfolio::PortfolioSolver::new(options)),
+        SolverKind::Table => Box::new(retro::table::TableSolver::new()),
     }
 }
 

@@ -72,6 +72,7 @@ pub fn make_score_solver<G: Scored>(
         | SolverKind::Dfpn
         | SolverKind::Matching
         | SolverKind::Retro
+        | SolverKind::Table
         | SolverKind::Auto => Box::new(BisectionScore::new(kind, options)),
     }
 }

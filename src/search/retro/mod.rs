@@ -54,6 +54,7 @@
 pub mod model;
 pub mod solve;
 pub mod store;
+pub mod table;
 pub mod values;
 
 use std::collections::VecDeque;

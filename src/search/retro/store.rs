@@ -23,6 +23,12 @@
 //! move, 0 for a position left out of the solve (a table built from a start holds only the
 //! positions reachable from it, either side to move). Distances are not stored.
 //!
+//! Readers ([`TableFile`], and through it the table solver `--solver table --table FILE`,
+//! [`super::table`]) memory-map the file and check it before any lookup: the magic, the rules
+//! byte, the board size, valid squares inside the board and matching the count, each layer
+//! size equal to `C(n, k) 2^k`, and the file length equal to the header's (a truncated or
+//! longer file is refused with both lengths).
+//!
 //! # Checkpoints
 //!
 //! A run writes into the directory `FILE.parts`: `layer-K.val` (the words of layer `K`),
@@ -37,7 +43,10 @@ use std::io::{self, Write};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
+use memmap2::Mmap;
 use rayon::prelude::*;
+
+use crate::games::ataxx::index::AtaxxIndex;
 
 use super::values::cell;
 
@@ -92,29 +101,59 @@ impl Header {
         b
     }
 
-    /// Reads and checks the header of `file`.
+    /// Reads and checks the header at the start of `bytes` (the whole file or its first
+    /// bytes): magic, rules, board size, valid squares inside the board, and each layer's
+    /// size `C(n, k) 2^k`.
     ///
     /// # Errors
-    /// On a read error or a header that is not a table's.
-    pub fn read(file: &File) -> io::Result<Header> {
-        let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
-        let mut head = [0u8; 24];
-        file.read_exact_at(&mut head, 0)?;
-        if &head[..8] != MAGIC {
-            return Err(bad("not a bitsolve table (bad magic)"));
+    /// [`io::ErrorKind::InvalidData`] with what is wrong, for a header that is cut short or
+    /// is not a table's.
+    pub fn parse(bytes: &[u8]) -> io::Result<Header> {
+        let bad = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(bad(format!(
+                "not a bitsolve table (bad magic at byte 0: expected {:?})",
+                std::str::from_utf8(MAGIC).unwrap_or_default()
+            )));
         }
-        let (rules, width, height, n) = (head[8], head[9], head[10], head[11]);
-        let valid = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
-        if rules > 1 || !(1..=7).contains(&width) || !(1..=7).contains(&height) {
-            return Err(bad("bad rules or board size in the table header"));
+        if bytes.len() < 24 {
+            return Err(bad(format!("table header cut short: {} of 24 bytes", bytes.len())));
         }
-        if valid.count_ones() != u32::from(n) || n > 40 {
-            return Err(bad("the valid squares do not match the square count"));
+        let (rules, width, height, n) = (bytes[8], bytes[9], bytes[10], bytes[11]);
+        let valid = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+        if rules > 1 {
+            return Err(bad(format!("bad rules byte {rules} at byte 8 (0 standard, 1 polish)")));
         }
-        let mut sizes = vec![0u8; 8 * (n as usize + 1)];
-        file.read_exact_at(&mut sizes, 24)?;
-        let layer_sizes =
-            sizes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+        if !(1..=7).contains(&width) || !(1..=7).contains(&height) {
+            return Err(bad(format!("bad board size {width}x{height} at bytes 9..11")));
+        }
+        let rect = (0..u32::from(height)).fold(0u64, |a, r| a | ((1u64 << width) - 1) << (8 * r));
+        if valid & !rect != 0 || !AtaxxIndex::<false>::fits(valid) {
+            return Err(bad("the valid squares (bytes 16..24) are not on the board".to_string()));
+        }
+        if valid.count_ones() != u32::from(n) {
+            return Err(bad(format!(
+                "the square count {n} (byte 11) does not match the {} valid squares",
+                valid.count_ones()
+            )));
+        }
+        let end = 24 + 8 * (n as usize + 1);
+        if bytes.len() < end {
+            return Err(bad(format!("table header cut short: {} of {end} bytes", bytes.len())));
+        }
+        let layer_sizes: Vec<u64> = bytes[24..end]
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        for (k, &size) in layer_sizes.iter().enumerate() {
+            let want = binomial(u64::from(n), k as u64) << k;
+            if size != want {
+                return Err(bad(format!(
+                    "layer {k} has {size} positions in the header (byte {}), expected {want}",
+                    24 + 8 * k
+                )));
+            }
+        }
         Ok(Header {
             polish: rules == 1,
             width: u32::from(width),
@@ -123,20 +162,41 @@ impl Header {
             layer_sizes,
         })
     }
+
+    /// Reads and checks the header of `file` ([`Header::parse`]).
+    ///
+    /// # Errors
+    /// On a read error or a header that is not a table's.
+    pub fn read(file: &File) -> io::Result<Header> {
+        let len = file.metadata()?.len().min(24 + 8 * 41) as usize;
+        let mut head = vec![0u8; len];
+        file.read_exact_at(&mut head, 0)?;
+        Header::parse(&head)
+    }
 }
 
-/// A table file opened for lookups (values are read from the file on demand).
+/// `C(n, k)` (small arguments: `n <= 40`).
+fn binomial(n: u64, k: u64) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// A table file opened for lookups: memory-mapped, the values are read in place (pages come
+/// from the file as they are touched, never loaded whole).
 #[derive(Debug)]
 pub struct TableFile {
-    file: File,
+    map: Mmap,
     header: Header,
 }
 
 impl TableFile {
-    /// Opens `path` and reads its header.
+    /// Opens `path`, maps it and checks its header and length.
     ///
     /// # Errors
-    /// If the file cannot be read or is not a table.
+    /// If the file cannot be read or is not a whole table (bad magic, bad header, truncated or
+    /// too long), with what is wrong.
     pub fn open(path: &Path) -> io::Result<TableFile> {
         let file = File::open(path)?;
         let header = Header::read(&file)?;
@@ -145,10 +205,23 @@ impl TableFile {
         if have != want {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("table file of {have} bytes, its header says {want}"),
+                format!(
+                    "table file of {have} bytes, its header says {want}{}",
+                    if have < want { " (truncated)" } else { "" }
+                ),
             ));
         }
-        Ok(TableFile { file, header })
+        // SAFETY: the map is read-only and private to this process. Table files are written
+        // under a temporary name and renamed into place ([`Parts::assemble`]), never changed
+        // in place, so the mapped bytes do not change while they are read (a user who
+        // rewrites the file in place while it is open gets wrong values, not unsoundness in
+        // this code's own invariants: every read is a plain byte copy bounded by the length
+        // checked above).
+        let map = unsafe { Mmap::map(&file)? };
+        if map.len() as u64 != want {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "table file changed size"));
+        }
+        Ok(TableFile { map, header })
     }
 
     /// The header.
@@ -156,17 +229,18 @@ impl TableFile {
         &self.header
     }
 
-    /// The 2-bit value of rank `index` in `layer`.
+    /// The 2-bit value of rank `index` in `layer` ([`super::values`] codes, 0: not in the
+    /// table).
     ///
     /// # Errors
-    /// On a read error or a rank out of range.
+    /// For a rank out of range.
     pub fn value(&self, layer: usize, index: u64) -> io::Result<u8> {
         if layer >= self.header.layer_sizes.len() || index >= self.header.layer_sizes[layer] {
             return Err(io::Error::new(io::ErrorKind::InvalidInput, "rank out of range"));
         }
-        let mut word = [0u8; 8];
-        self.file.read_exact_at(&mut word, self.header.layer_offset(layer) + index / 32 * 8)?;
-        Ok((u64::from_le_bytes(word) >> (2 * (index % 32)) & 3) as u8)
+        let at = (self.header.layer_offset(layer) + index / 32 * 8) as usize;
+        let word = u64::from_le_bytes(self.map[at..at + 8].try_into().expect("8 bytes"));
+        Ok((word >> (2 * (index % 32)) & 3) as u8)
     }
 }
 
