@@ -115,7 +115,7 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
     );
     md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
     if args.timed > 0 {
-        md.push_str(&format!(" time (s, best of {}) | speedup |", args.timed));
+        let _ = write!(md, " time (s, best of {}) | speedup |", args.timed);
     }
     md.push_str("\n|---|---:|---:|---:|---:|---:|");
     if args.timed > 0 {
