@@ -7,7 +7,7 @@ use bitsolve::search::alphabeta::AlphaBetaSolver;
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
-    AtaxxStandard, Limits, Notation, Solver, SolverKind, SolverOptions, Value, make_solver,
+    AtaxxStandard, Game, Limits, Notation, Solver, SolverKind, SolverOptions, Value, make_solver,
 };
 
 /// The parallel configurations: (name, solver, whether it gives the distance).
@@ -42,7 +42,7 @@ fn random_playout(start: &AtaxxStandard, plies: u32, rng: &mut KeyStream) -> Ata
         if pos.outcome().is_some() {
             break;
         }
-        let mut moves = <AtaxxStandard as bitsolve::Game>::Moves::default();
+        let mut moves = <AtaxxStandard as Game>::Moves::default();
         pos.generate_moves(&mut moves);
         pos.play(moves[(rng.next_key() % moves.len() as u64) as usize]);
     }
@@ -51,7 +51,7 @@ fn random_playout(start: &AtaxxStandard, plies: u32, rng: &mut KeyStream) -> Ata
 
 #[test]
 fn parallel_solvers_agree_with_brute_force_on_random_ataxx() {
-    let starts = ["x2o/o2x x 0 1", "x3o/o3x x 0 1", "xo/2/ox x 0 1", "x1o/3/o1x x 0 1"];
+    let starts = ["x2o/o2x x 0 1", "x1o/o1x x 0 1", "xo/2/ox x 0 1", "x-2o/o2-x x 0 1"];
     let mut solvers = solvers();
     let mut rng = KeyStream::new(15);
     let (mut checked, mut with_distance) = (0, 0);
@@ -80,6 +80,6 @@ fn parallel_solvers_agree_with_brute_force_on_random_ataxx() {
             assert_eq!(child_value.parent().outcome(), truth.outcome(), "{name} move on {text}");
         }
     }
-    assert!(checked >= 80, "only {checked} positions checked");
+    assert!(checked >= 60, "only {checked} positions checked");
     assert!(with_distance > 0);
 }

@@ -94,6 +94,7 @@ struct Totals {
     time: Duration,
 }
 
+#[allow(clippy::too_many_lines, reason = "one table: runs, checks and rows")]
 fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
     let (items, bad) = batch::load::<G>(&args.files)?;
     if bad > 0 {
