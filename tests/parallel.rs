@@ -55,7 +55,7 @@ fn parallel_solvers_agree_with_brute_force_on_random_ataxx() {
     let mut solvers = solvers();
     let mut rng = KeyStream::new(15);
     let (mut checked, mut with_distance) = (0, 0);
-    for i in 0..160 {
+    for i in 0..400 {
         let start = AtaxxStandard::parse_position(starts[i % starts.len()]).unwrap();
         let pos = random_playout(&start, (rng.next_key() % 12) as u32, &mut rng);
         if pos.outcome().is_some() {
@@ -80,6 +80,6 @@ fn parallel_solvers_agree_with_brute_force_on_random_ataxx() {
             assert_eq!(child_value.parent().outcome(), truth.outcome(), "{name} move on {text}");
         }
     }
-    assert!(checked >= 60, "only {checked} positions checked");
+    assert!(checked >= 50, "only {checked} positions checked");
     assert!(with_distance > 0);
 }
