@@ -106,6 +106,17 @@
 //! later. The first thread to reach the exact value raises a shared stop flag. Since every
 //! thread computes the exact value, the outcome and distance equal the sequential ones (the
 //! best move may differ among equally good moves). Statistics are summed over threads.
+//!
+//! On top of that the threads defer each other's work as in ABDADA (Weill 1996): a node with
+//! at least three plies left marks itself busy in a small shared table of counters (beside the
+//! transposition table, indexed by the low bits of the hash) while it searches its children,
+//! and a thread's first pass over a node's moves skips every child but the first that another
+//! thread has marked busy; the skipped children are searched after the others, when the busy
+//! thread has usually stored their bounds. Deferral only changes the order of the moves, so
+//! every result stays exact (a counter shared by two positions merely defers a move for
+//! nothing). Plain Lazy SMP duplicates the helpers' work at the top of the tree; deferral sends
+//! them to the siblings instead. [`AlphaBetaSolver::with_deferral`] turns it off to measure it
+//! (`bitsolve parallel-study --solver alphabeta,alphabeta-lazy`).
 
 mod ordering;
 mod score;

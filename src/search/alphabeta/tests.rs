@@ -8,7 +8,7 @@ use crate::zobrist::KeyStream;
 
 /// Solver configurations: (threads, table MiB). 0 MiB is a single bucket of four slots, which
 /// forces collisions and replacements all the time.
-const CONFIGS: [(usize, usize); 4] = [(1, 0), (1, 1), (2, 0), (2, 1)];
+const CONFIGS: [(usize, usize); 6] = [(1, 0), (1, 1), (2, 0), (2, 1), (4, 0), (4, 1)];
 
 fn solvers() -> Vec<AlphaBetaSolver> {
     CONFIGS
