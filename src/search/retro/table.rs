@@ -22,7 +22,7 @@ use super::values;
 use crate::game::{Game, Outcome};
 use crate::games::ataxx::index::AtaxxIndex;
 use crate::games::ataxx::{Ataxx, AtaxxMove};
-use crate::search::{Limits, Report, Solver, Stats};
+use crate::search::{Limits, Report, Solver, Stats, Unknown};
 use crate::unmove::LayeredIndex;
 
 /// Why a table has no answer for a position.
@@ -166,18 +166,17 @@ pub fn installed() -> Option<Arc<AtaxxTable>> {
 #[derive(Debug, Default)]
 pub struct TableSolver {
     table: Option<Arc<AtaxxTable>>,
-    warned: bool,
 }
 
 impl TableSolver {
     /// A solver on the installed table ([`install`]), if any.
     pub fn new() -> Self {
-        TableSolver { table: installed(), warned: false }
+        TableSolver { table: installed() }
     }
 
     /// A solver on `table`.
     pub fn with_table(table: Arc<AtaxxTable>) -> Self {
-        TableSolver { table: Some(table), warned: false }
+        TableSolver { table: Some(table) }
     }
 
     /// The answer for `root`, any game.
@@ -200,22 +199,14 @@ impl TableSolver {
 }
 
 impl<G: Game> Solver<G> for TableSolver {
-    /// Looks `root` up; `unknown` (reason on stderr, once) if the table has no answer.
+    /// Looks `root` up; `unknown` with the reason if the table has no answer.
     fn solve(&mut self, root: &G, _limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let answer = self.lookup(root);
         let stats = Stats { nodes: 1, elapsed: start.elapsed(), ..Stats::default() };
         match answer {
-            Ok((outcome, best_move)) => {
-                Report { outcome: Some(outcome), plies: None, best_move, stats }
-            }
-            Err(e) => {
-                if !self.warned {
-                    self.warned = true;
-                    eprintln!("table solver: {e}");
-                }
-                Report::unknown(stats)
-            }
+            Ok((outcome, best_move)) => Report::solved(outcome, None, best_move, stats),
+            Err(e) => Report::unknown_because(Unknown::Unsupported(format!("table: {e}")), stats),
         }
     }
 }
