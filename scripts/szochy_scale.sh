@@ -2,7 +2,7 @@
 # Szochy at scale: runs `bitsolve szochy` on growing instances and writes
 # results/szochy/scale.md from the tool's JSON output (wall and CPU time, peak memory from
 # /usr/bin/time) and the phase times the tool prints on stderr (positions/s per phase).
-# Usage: nice -n 10 scripts/szochy_scale.sh [THREADS] [TIMEOUT_S]
+# Usage: nice -n 10 scripts/szochy_scale.sh [THREADS] [TIMEOUT_S] [INSTANCE...] (default: all below)
 # The machine is shared: each instance gets TIMEOUT_S seconds (default 900) and 20 GB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +23,13 @@ instances=(
   "8 8||k1,1 q4,4 r8,8 n3,3"
   "8 9|3,3 6,3 3,7 6,7|k1,1 n2,1 n3,1 n4,1 n5,1"
 )
+if [ $# -gt 2 ]; then
+  instances=("${@:3}")
+fi
 {
   echo "# Szochy at scale"
   echo
-  echo "Written by \`scripts/szochy_scale.sh $threads $timeout_s\` on $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores (shared;"
+  echo "Written by \`scripts/szochy_scale.sh $threads $timeout_s${3:+ (selected instances)}\` on $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores (shared;"
   echo "load average $(cut -d' ' -f1-3 /proc/loadavg)), bitsolve $(git rev-parse --short HEAD), \`--threads $threads\`."
   echo "Wall times depend on the machine's load; CPU time is user+system seconds over all threads."
   echo "Phase times (wall, positions/s = positions / phase time) follow the table."
