@@ -183,7 +183,7 @@ impl Board {
             } else if d % 2 == 0 {
                 ray & ((1u128 << blockers.trailing_zeros()) - 1)
             } else {
-                ray & ((u128::MAX << (127 - blockers.leading_zeros())) << 1)
+                ray & ((u128::MAX << blockers.ilog2()) << 1)
             };
         }
         set

@@ -129,6 +129,7 @@ impl Ranker {
     /// The placement of an index (the inverse of [`Ranker::rank`]).
     pub fn unrank(&self, r: u64) -> Placement {
         let mut pl = [0u128; 5];
+        #[expect(clippy::needless_range_loop, reason = "t indexes five parallel per-type arrays")]
         for t in 0..5 {
             let mut c = (r / self.strides[t]) % self.radix[t];
             let mut s = self.squares as usize;
@@ -243,6 +244,7 @@ pub fn enumerate<S: std::hash::BuildHasher + Sync>(
 ///
 /// # Errors
 /// When the component has more than `max_positions` positions (or `u32::MAX`).
+#[expect(clippy::too_many_lines, reason = "one pipeline of phases sharing the rank arithmetic")]
 pub fn enumerate_ranked<S: std::hash::BuildHasher + Sync>(
     board: &Board,
     start: &Placement,
