@@ -17,7 +17,7 @@
 //! | 32 + 8n | ... | values, layer 0 first |
 //!
 //! Layer `k` holds the positions with `k` stones, ranked as in
-//! [`AtaxxIndex`](crate::games::ataxx::index::AtaxxIndex) (stones relative to the side to
+//! [`AtaxxIndex`] (stones relative to the side to
 //! move). Its values take `ceil(size / 32)` 64-bit words; the value of rank `i` is bits
 //! `2 (i % 32) ..= 2 (i % 32) + 1` of word `i / 32`: 1 win, 2 loss, 3 draw for the side to
 //! move, 0 for a position left out of the solve (a table built from a start holds only the
