@@ -318,3 +318,49 @@ fn compare_configurations_with_their_own_options() {
     assert_eq!(r.status.code(), Some(1), "{}", text(&r.stderr));
     assert!(text(&r.stderr).contains("unknown option `fast`"), "{}", text(&r.stderr));
 }
+
+#[test]
+fn jobs_share_one_queue_over_solvers_and_agree_with_one_job() {
+    let dir = temp_dir("jobs");
+    let data = dir.join("g.tsv");
+    let mut graphs = String::new();
+    for i in 0..9 {
+        let _ = writeln!(graphs, "g{i}\t{}|1 2;2 0;3;;4 5 6;;0;\t-", i % 7);
+    }
+    std::fs::write(&data, format!("id\tposition\texpected\n{graphs}")).unwrap();
+    let mut outcomes = Vec::new();
+    for jobs in ["1", "3"] {
+        let out = dir.join(format!("jobs{jobs}.csv"));
+        let r = bitsolve(&[
+            "solve",
+            "--game",
+            "digraph",
+            "--solver",
+            "dfpn,pns,alphabeta",
+            "--jobs",
+            jobs,
+            "--oversubscribe",
+            "--out",
+            s(&out),
+            s(&data),
+        ]);
+        assert!(r.status.success(), "{}", text(&r.stderr));
+        let (rows, errors) = parse_csv(&std::fs::read(&out).unwrap());
+        assert!(errors.is_empty(), "{errors:?}");
+        // Every (position, solver) pair exactly once, whatever job solved it.
+        let mut keys: Vec<(String, String, String)> = rows
+            .iter()
+            .map(|r| (r.id.clone(), r.solver.clone(), format!("{:?}", r.outcome)))
+            .collect();
+        keys.sort();
+        assert_eq!(keys.len(), 27);
+        keys.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+        assert_eq!(keys.len(), 27, "a pair solved twice");
+        outcomes.push(keys);
+    }
+    assert_eq!(outcomes[0], outcomes[1]);
+    // The three solvers agree on every position.
+    for chunk in outcomes[0].chunk_by(|a, b| a.0 == b.0) {
+        assert!(chunk.iter().all(|k| k.2 == chunk[0].2), "{chunk:?}");
+    }
+}

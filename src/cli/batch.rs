@@ -344,8 +344,9 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
     Ok(BatchOutcome { rows, bad_lines })
 }
 
-/// Solves the planned work: `jobs` threads of a rayon pool pull positions from a shared counter;
-/// each has one worker (solver and table) per configuration, so memory is jobs x `tt_mib`.
+/// Solves the planned work: `jobs` threads of a rayon pool pull (configuration, position) pairs
+/// from a shared counter; each holds one worker (solver and table) at a time, so memory is
+/// jobs x `tt_mib`.
 /// Returns the new rows.
 pub fn execute<G: Notation>(
     spec: &BatchSpec,
@@ -368,52 +369,66 @@ pub fn execute<G: Notation>(
     let new_rows = Mutex::new(Vec::new());
     let write_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let jobs = spec.jobs.max(1);
-    // One rayon thread per job, each pulling positions from a shared counter (dynamic
-    // balance: a hard position does not hold up the others). A parallel solver inside a job
-    // runs its own pool of `--threads`, so jobs x threads is what [`choose_jobs`] bounds.
+    // One rayon thread per job, all pulling (configuration, position) pairs from one shared
+    // counter, configuration by configuration (dynamic balance: a hard position does not hold
+    // up the others, and no job waits at the end of a configuration while another still
+    // works). A job keeps the worker (solver and table) of the configuration it is on and
+    // makes the next one when its pair moves on, so memory stays jobs x `tt_mib`. A parallel
+    // solver inside a job runs its own pool of `--threads`, so jobs x threads is what
+    // [`choose_jobs`] bounds.
+    let queue: Vec<(usize, usize)> = plan
+        .pending
+        .iter()
+        .enumerate()
+        .flat_map(|(c, pending)| pending.iter().map(move |&k| (c, k)))
+        .collect();
     let pool = (jobs > 1)
         .then(|| rayon::ThreadPoolBuilder::new().num_threads(jobs).build())
         .transpose()
         .context("starting the job threads")?;
-    for c in 0..spec.configs.len() {
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut worker = workers(c);
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&k) = plan.pending[c].get(i) else { break };
-                let (row, line) = worker(&items[k]);
-                if row.solved() {
-                    solved.fetch_add(1, Ordering::Relaxed);
-                }
-                let total = nodes.fetch_add(row.nodes, Ordering::Relaxed) + row.nodes;
-                let verdict = match (row.expected, row.outcome) {
-                    (Some(e), Some(o)) if e != o => format!(" MISMATCH expected {e}"),
-                    _ => String::new(),
-                };
-                bar.suspend(|| {
-                    println!("{}\t{}\tt{}\t{line}{verdict}", row.id, row.solver, row.threads);
-                });
-                if let Some(sink) = &sink
-                    && let Err(e) = sink.lock().expect("sink").write(&row)
-                {
-                    write_error.lock().expect("error slot").get_or_insert(e);
-                }
-                new_rows.lock().expect("rows").push(row);
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!(
-                    "solved {} | {:.0} nodes/s",
-                    solved.load(Ordering::Relaxed),
-                    total as f64 / secs
-                ));
-                bar.inc(1);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut current: Option<(usize, Worker<'_, G>)> = None;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(config, k)) = queue.get(i) else { break };
+            if current.as_ref().is_none_or(|(on, _)| *on != config) {
+                // Drop the previous configuration's table before making the next one.
+                drop(current.take());
+                current = Some((config, workers(config)));
             }
-        };
-        if jobs == 1 {
-            work();
-        } else {
-            pool.as_ref().expect("a pool for jobs > 1").broadcast(|_| work());
+            let (_, worker) = current.as_mut().expect("a worker was just made");
+            let (row, line) = worker(&items[k]);
+            if row.solved() {
+                solved.fetch_add(1, Ordering::Relaxed);
+            }
+            let total = nodes.fetch_add(row.nodes, Ordering::Relaxed) + row.nodes;
+            let verdict = match (row.expected, row.outcome) {
+                (Some(e), Some(o)) if e != o => format!(" MISMATCH expected {e}"),
+                _ => String::new(),
+            };
+            bar.suspend(|| {
+                println!("{}\t{}\tt{}\t{line}{verdict}", row.id, row.solver, row.threads);
+            });
+            if let Some(sink) = &sink
+                && let Err(e) = sink.lock().expect("sink").write(&row)
+            {
+                write_error.lock().expect("error slot").get_or_insert(e);
+            }
+            new_rows.lock().expect("rows").push(row);
+            let secs = started.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "solved {} | {:.0} nodes/s",
+                solved.load(Ordering::Relaxed),
+                total as f64 / secs
+            ));
+            bar.inc(1);
         }
+    };
+    if jobs == 1 {
+        work();
+    } else {
+        pool.as_ref().expect("a pool for jobs > 1").broadcast(|_| work());
     }
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().expect("error slot") {
