@@ -75,7 +75,7 @@ echo >> "$TMP/md"
   echo "Load average after: $(cut -d' ' -f1-3 /proc/loadavg)."
   echo
   echo "A batch cannot finish before its longest single solve: in the small boards that is"
-  echo "alpha-beta on 3x5 from the start (most of the \\`--jobs 1\\` time), which bounds that row's speedup."
+  echo 'alpha-beta on 3x5 from the start (most of the `--jobs 1` time), which bounds that row'"'"'s speedup.'
 } >> "$TMP/md"
 mv "$TMP/md" "$OUT"
 cat "$OUT"
