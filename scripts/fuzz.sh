@@ -95,7 +95,7 @@ fi
 {
     echo "# Fuzzing: every input surface"
     echo
-    echo "Produced by \`scripts/fuzz.sh\` (stable driver \`bitsolve fuzz\`, release build, seed 1, at"
+    echo "Produced by \`scripts/fuzz.sh\` (stable driver \`bitsolve fuzz\`, release build, seed 1 and the next seeds for top-ups, at"
     echo "commit $(cat "$RAW/commit.txt" 2>/dev/null || echo unknown)) on the 2-core machine shared with"
     echo "other builds, niced; raw lines in \`results/raw/fuzz/done.tsv\`. Each input is a seed from"
     echo "\`datasets/\` (GIPF: the official test inputs) or a written seed, mutated by 1-6 edits:"
