@@ -24,6 +24,14 @@
 //! ```text
 //! cargo run --release --example geography_reach -- bands [seeds] [limit_s] [low] [high] [width] [jobs]
 //! ```
+//! ```text
+//! cargo run --release --example geography_reach -- positions [seeds] [low] [high]
+//! ```
+//! Positions mode: a dataset file (`id`, `position`, `expected` = `-`) on stdout with, for each
+//! seed in `1..=seeds` (default 3), one position of its random game whose token's component
+//! has `low..=high` edges (default 170 to 180), drawn from the seed; used by
+//! `scripts/parallel.sh` for the scaling study's geography part.
+//!
 //! Bands mode: the same random games for seeds `1..=seeds` (default 8); in each band of
 //! `width` (default 10) component edges from `low` to `high` (default 150 to 210), one
 //! position of each game whose token's component has that many remaining edges (drawn from the
@@ -171,10 +179,38 @@ fn bands(args: &[String]) {
     }
 }
 
+/// Positions mode (see the module docs): a dataset file on stdout.
+fn positions(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (seeds, low, high) = (arg(0, 3), arg(1, 170), arg(2, 180));
+    println!("id\tposition\texpected");
+    for seed in 1..=seeds {
+        let in_range: Vec<(usize, Geography)> = random_game(seed)
+            .into_iter()
+            .enumerate()
+            .filter(|(_, pos)| (low..=high).contains(&u64::from(component_edges(pos))))
+            .collect();
+        if in_range.is_empty() {
+            continue;
+        }
+        let mut rng = KeyStream::new(seed ^ 0xBA4D);
+        let (plies, pos) = &in_range[below(&mut rng, in_range.len() as u64) as usize];
+        println!(
+            "s{seed}-p{plies}-e{}\t{}\t-",
+            component_edges(pos),
+            <Geography as bitsolve::Notation>::format_position(pos)
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "bands") {
         bands(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "positions") {
+        positions(&args[1..]);
         return;
     }
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));

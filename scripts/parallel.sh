@@ -33,9 +33,22 @@ tmp_out=$suite/parallel.md
   >"$suite/ataxx-starts.tsv"
 "$bin" dataset --game ataxx --from "$suite/ataxx-starts.tsv" --seed 15 -n 4 --depth 12,16 \
   >"$suite/ataxx-mid.tsv"
-# GIPF side 3: the bundled random positions of side 3 that df-pn solved within 1 s.
-awk -F'\t' 'NR == 1 || /^id\t/ || ($2 ~ /^3 / && $3 != "-")' datasets/gipf/random-small.tsv \
-  | grep -v '^#' >"$suite/gipf-s3.tsv"
+# GIPF side 3: the start positions of the side-3 variants of datasets/gipf/small-variants.tsv
+# that alpha-beta solves in 1e5 to 1e6 nodes (K = 4 and 5, reserves 7 and 8; the bundled random
+# side-3 positions are either decided in a few nodes or out of reach). df-pn runs on the two
+# K = 5 ones only: on the K = 4 ones it is out of reach (over 3M nodes in 20 s).
+gipf_ids='^(id|S3-K4-W7-B7|S3-K4-W7-B8|S3-K4-W8-B7|S3-K5-W7-B7|S3-K5-W7-B8)\b'
+grep -E "$gipf_ids" datasets/gipf/small-variants.tsv >"$suite/gipf-s3.tsv"
+grep -E '^(id|S3-K5-W7-B7|S3-K5-W7-B8)\b' datasets/gipf/small-variants.tsv >"$suite/gipf-s3-k5.tsv"
+# Geography: positions of 170-180 edges in the token's component from the random games of
+# `examples/geography_reach.rs positions` (seeds 1..12, one a game), keeping the first 3 that
+# df-pn does not decide in under 1000 nodes (the reductions decide many at once).
+cargo build --release --quiet --example geography_reach
+./target/release/examples/geography_reach positions 12 170 180 >"$suite/geo-all.tsv"
+"$bin" solve --game geography --solver dfpn --jobs 1 --out "$suite/geo-probe.csv" \
+  "$suite/geo-all.tsv" >/dev/null 2>&1
+keep=$(awk -F, 'NR > 1 && $13 + 0 >= 1000 { print $3 }' "$suite/geo-probe.csv" | head -3 | paste -sd'|')
+grep -E "^(id|${keep:-none})\b" "$suite/geo-all.tsv" >"$suite/geography.tsv"
 # Gauss with 8 placements left.
 "$bin" gauss gen --remaining 8 --count 4 --seed 15 >"$suite/gauss-8.tsv"
 
@@ -58,15 +71,47 @@ awk -F'\t' 'NR == 1 || /^id\t/ || ($2 ~ /^3 / && $3 != "-")' datasets/gipf/rando
 } >"$tmp_out"
 
 run() {
-  local game=$1 title=$2 file=$3 solvers=$4
+  local game=$1 title=$2 file=$3 solvers=$4 source=$5
   echo "== $title" >&2
   nice -n 5 "$bin" parallel-study --game "$game" --solver "$solvers" --threads "$threads" \
     --tt-mib "$tt" --timed "$timed" --time-limit "$limit" --title "$title" --out "$tmp_out" \
-    "$file" >/dev/null
+    --source "$source" "$file" >/dev/null
 }
-run ataxx "Ataxx 3x5 from the start" "$suite/ataxx-3x5.tsv" alphabeta,alphabeta-lazy,dfpn
-run ataxx "Ataxx 3x5 and 4x4 mid-game (random)" "$suite/ataxx-mid.tsv" alphabeta,dfpn
-run gipf "GIPF side 3 (random)" "$suite/gipf-s3.tsv" alphabeta,dfpn
-run gauss "Gauss, 8 placements left (outcome)" "$suite/gauss-8.tsv" alphabeta,dfpn
+run ataxx "Ataxx 3x5 from the start" "$suite/ataxx-3x5.tsv" alphabeta,alphabeta-lazy,dfpn \
+  "the 3x5 row of datasets/ataxx/small-boards.tsv"
+run ataxx "Ataxx 3x5 and 4x4 mid-game (random)" "$suite/ataxx-mid.tsv" alphabeta,dfpn \
+  "bitsolve dataset --from (3x5 and 4x4 starts) --seed 15 -n 4 --depth 12,16"
+run gipf "GIPF side 3, variants' starts" "$suite/gipf-s3.tsv" alphabeta \
+  "$(grep -v '^id' "$suite/gipf-s3.tsv" | cut -f1 | paste -sd' ') of datasets/gipf/small-variants.tsv"
+run gipf "GIPF side 3, K = 5 starts (df-pn)" "$suite/gipf-s3-k5.tsv" dfpn \
+  "S3-K5-W7-B7 S3-K5-W7-B8 of datasets/gipf/small-variants.tsv"
+run geography "Geography, 170-180 component edges" "$suite/geography.tsv" dfpn \
+  "$(grep -v '^id' "$suite/geography.tsv" | cut -f1 | paste -sd' ') (examples/geography_reach.rs positions 12 170 180: seed, plies, edges)"
+run gauss "Gauss, 8 placements left (outcome)" "$suite/gauss-8.tsv" alphabeta,dfpn \
+  "bitsolve gauss gen --remaining 8 --count 4 --seed 15"
+# The summary: per section and solver, the overhead at 8 threads and the 2-thread speedup; the
+# suite's means (unweighted over the section x solver rows; plain Lazy SMP, shown on 3x5 for
+# comparison, is left out of the means).
+awk -F'|' '
+  /^### / { section = substr($0, 5); next }
+  $2 ~ /^ *(alphabeta|alphabeta-lazy|dfpn) *$/ && $3 + 0 == 8 { ov[section "|" $2] = $6 + 0; order[section "|" $2] = 1 }
+  $2 ~ /^ *(alphabeta|alphabeta-lazy|dfpn) *$/ && $3 + 0 == 2 && NF >= 10 && $9 !~ /-/ { sp[section "|" $2] = $9 + 0; order[section "|" $2] = 1 }
+  END {
+    print "0a\t## Summary"
+    print "0b\t"
+    print "0c\t| part | solver | overhead at 8 threads | speedup at 2 threads |"
+    print "0d\t|---|---|---:|---:|"
+    for (k in order) {
+      split(k, p, "|")
+      o = (k in ov) ? sprintf("%.2f", ov[k]) : "-"
+      s = (k in sp) ? sprintf("%.2fx", sp[k]) : "-"
+      print "1\t| " p[1] " |" p[2] "| " o " | " s " |"
+      if (p[2] ~ /lazy/) continue  # the comparison variant, not a solver of the suite
+      if (k in ov) { so += ov[k]; no++ }
+      if (k in sp) { ss += sp[k]; ns++ }
+    }
+    printf "2\t| **suite mean** | | %s | %s |\n", no ? sprintf("%.2f", so / no) : "-", ns ? sprintf("%.2fx", ss / ns) : "-"
+  }' "$tmp_out" | sort | cut -f2- >"$suite/summary.md"
+cat "$suite/summary.md" >>"$tmp_out"
 mv "$tmp_out" "$out"
 echo "wrote $out" >&2

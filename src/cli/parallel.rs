@@ -47,6 +47,9 @@ pub struct ParallelStudyArgs {
     /// Title of the Markdown section.
     #[arg(long)]
     title: Option<String>,
+    /// Where the positions come from, for the section's text (default: the file names).
+    #[arg(long)]
+    source: Option<String>,
     /// Append the Markdown section to this file.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -108,10 +111,10 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let title =
         args.title.clone().unwrap_or_else(|| format!("{} ({})", args.game, files.join(", ")));
+    let source = args.source.clone().unwrap_or_else(|| files.join(", "));
     let mut md = format!(
-        "### {title}\n\n{} positions of {}; table {} MiB; nodes summed over all threads.\n\n",
+        "### {title}\n\n{} positions: {source}; table {} MiB; nodes summed over all threads.\n\n",
         items.len(),
-        files.join(", "),
         args.tt_mib
     );
     md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
