@@ -1,5 +1,6 @@
 //! One thread's search: the negamax node, the root, and the iterative-deepening driver.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -75,6 +76,21 @@ pub(super) struct Shared {
     pub nodes: AtomicU64,
     /// Busy marks when several threads search (`None` alone: nothing is ever deferred).
     busy: Option<Busy>,
+    /// What the threads know of the root: bounds, the move behind the lower bound and the
+    /// deepest iteration one of them completed (only read and written between root searches).
+    root: Mutex<RootKnowledge>,
+}
+
+/// The root bounds the threads of a solve share ([`Shared::root`]). Every bound a root search
+/// returns is true, so a thread may take another's bounds as its own.
+#[derive(Clone, Copy, Debug)]
+struct RootKnowledge {
+    /// `(lower, upper)` once a thread has published them.
+    bounds: Option<(i32, i32)>,
+    /// Index of the root move that achieved `lower`.
+    best: Option<usize>,
+    /// Deepest iteration a thread has completed (0: none).
+    completed: u32,
 }
 
 impl Shared {
@@ -84,6 +100,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             busy: (threads > 1 && defer).then(Busy::new),
+            root: Mutex::new(RootKnowledge { bounds: None, best: None, completed: 0 }),
         }
     }
 }
@@ -190,8 +207,19 @@ impl<'a, G: Game> Searcher<'a, G> {
         let (mut bounded_nodes, mut draw_nodes) = (0u64, 0u64);
         // Least budget of the next draw question: doubles with every abandoned one.
         let mut draw_min_budget = DRAW_ALLOWANCE_PER_PLY;
-        for depth in first_depth.max(1)..=MAX_DEPTH {
+        let mut depth = first_depth.max(1);
+        while depth <= MAX_DEPTH {
+            // With several threads: skip the iterations another thread has completed.
+            if self.shared.busy.is_some() {
+                depth = depth.max(self.share_root(&mut lower, &mut upper, &mut best, 0) + 1);
+                if depth > MAX_DEPTH {
+                    break;
+                }
+            }
             for question in 0..3 {
+                if self.shared.busy.is_some() {
+                    self.share_root(&mut lower, &mut upper, &mut best, 0);
+                }
                 if lower == upper {
                     break;
                 }
@@ -249,12 +277,41 @@ impl<'a, G: Game> Searcher<'a, G> {
                 upper = upper.min(result.upper);
                 debug_assert!(lower <= upper, "inconsistent root bounds {lower} > {upper}");
             }
+            if self.shared.busy.is_some() {
+                self.share_root(&mut lower, &mut upper, &mut best, depth);
+            }
             if lower == upper {
                 let move_index = best.expect("a root search raised the lower bound");
                 return Some(RootResult { score: lower, move_index });
             }
+            depth += 1;
         }
         None
+    }
+
+    /// Merges this thread's root bounds with the shared ones (both ways) and records that
+    /// iteration `completed` is done (0: nothing new); returns the deepest completed one.
+    fn share_root(
+        &self,
+        lower: &mut i32,
+        upper: &mut i32,
+        best: &mut Option<usize>,
+        completed: u32,
+    ) -> u32 {
+        let mut root = self.shared.root.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((l, u)) = root.bounds {
+            if l > *lower {
+                *lower = l;
+                *best = root.best;
+            }
+            *upper = (*upper).min(u);
+        }
+        if root.bounds.is_none_or(|(l, _)| *lower > l) {
+            root.best = *best;
+        }
+        root.bounds = Some((*lower, *upper));
+        root.completed = root.completed.max(completed);
+        root.completed
     }
 
     /// Searches every root move (the previous best first) with window `(alpha, beta)`; returns

@@ -254,7 +254,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 && c.delta != 0
             {
                 let others = u64::from(busy.slot(c.key).load(Ordering::Relaxed));
-                delta = delta.saturating_add(others * (delta / 2 + 1)).min(MAX_FINITE);
+                delta = delta.saturating_add(others).min(MAX_FINITE);
             }
             if delta < best_delta {
                 second = best_delta;
