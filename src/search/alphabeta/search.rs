@@ -79,11 +79,13 @@ pub(super) struct Shared {
     /// What the threads know of the root: bounds, the move behind the lower bound and the
     /// deepest iteration one of them completed (only read and written between root searches).
     root: Mutex<RootKnowledge>,
+    /// Number of threads of the solve.
+    threads: usize,
 }
 
 /// The root bounds the threads of a solve share ([`Shared::root`]). Every bound a root search
 /// returns is true, so a thread may take another's bounds as its own.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct RootKnowledge {
     /// `(lower, upper)` once a thread has published them.
     bounds: Option<(i32, i32)>,
@@ -91,6 +93,8 @@ struct RootKnowledge {
     best: Option<usize>,
     /// Deepest iteration a thread has completed (0: none).
     completed: u32,
+    /// How many threads are in each iteration (index: depth), grown on demand.
+    searching: Vec<u32>,
 }
 
 impl Shared {
@@ -100,7 +104,13 @@ impl Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             busy: (threads > 1 && defer).then(Busy::new),
-            root: Mutex::new(RootKnowledge { bounds: None, best: None, completed: 0 }),
+            root: Mutex::new(RootKnowledge {
+                bounds: None,
+                best: None,
+                completed: 0,
+                searching: Vec::new(),
+            }),
+            threads,
         }
     }
 }
@@ -160,6 +170,8 @@ pub(super) struct Searcher<'a, G: Game> {
     detect_repetitions: bool,
     /// What this thread measured.
     pub stats: Stats,
+    /// 0 for the main thread.
+    helper: usize,
 }
 
 impl<'a, G: Game> Searcher<'a, G> {
@@ -173,6 +185,7 @@ impl<'a, G: Game> Searcher<'a, G> {
     ) -> Self {
         let salt = (helper as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         Searcher {
+            helper,
             tt,
             shared,
             limits,
@@ -212,6 +225,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             // With several threads: skip the iterations another thread has completed.
             if self.shared.busy.is_some() {
                 depth = depth.max(self.share_root(&mut lower, &mut upper, &mut best, 0) + 1);
+                depth = self.enter_iteration(depth);
                 if depth > MAX_DEPTH {
                     break;
                 }
@@ -279,6 +293,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             }
             if self.shared.busy.is_some() {
                 self.share_root(&mut lower, &mut upper, &mut best, depth);
+                self.leave_iteration(depth);
             }
             if lower == upper {
                 let move_index = best.expect("a root search raised the lower bound");
@@ -287,6 +302,32 @@ impl<'a, G: Game> Searcher<'a, G> {
             depth += 1;
         }
         None
+    }
+
+    /// The iteration a thread starts instead of `depth`: a helper skips iterations that half
+    /// the threads are already in. Counts the thread in.
+    fn enter_iteration(&self, mut depth: u32) -> u32 {
+        let mut root = self.shared.root.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let limit = (self.shared.threads as u32 / 2).max(1);
+        loop {
+            let i = depth as usize;
+            if root.searching.len() <= i {
+                root.searching.resize(i + 1, 0);
+            }
+            if self.helper == 0 || root.searching[i] < limit || depth >= MAX_DEPTH {
+                root.searching[i] += 1;
+                return depth;
+            }
+            depth += 1;
+        }
+    }
+
+    /// Counts the thread out of iteration `depth`.
+    fn leave_iteration(&self, depth: u32) {
+        let mut root = self.shared.root.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = root.searching.get_mut(depth as usize) {
+            *n = n.saturating_sub(1);
+        }
     }
 
     /// Merges this thread's root bounds with the shared ones (both ways) and records that
