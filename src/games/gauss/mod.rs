@@ -26,6 +26,7 @@ pub mod eval;
 pub mod notation;
 pub mod picture;
 pub mod rules;
+pub mod symmetry;
 #[cfg(test)]
 mod tests;
 
@@ -387,7 +388,7 @@ impl Gauss {
 
     /// The hash computed from nothing (the incremental one must equal it).
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut h = self.counter_hash() ^ KEYS[KEY_RULES + self.rules.key_index()];
+        let mut h = self.counter_hash() ^ self.rules_key();
         for c in 0..2 {
             let mut bits = self.discs[c];
             while bits != 0 {
@@ -396,6 +397,11 @@ impl Gauss {
             }
         }
         h
+    }
+
+    /// The key of the rule options.
+    fn rules_key(&self) -> u64 {
+        KEYS[KEY_RULES + self.rules.key_index()]
     }
 
     /// The keys of everything but the board and the rules.
@@ -501,6 +507,12 @@ impl Scored for Gauss {
 
     fn score_estimate(&self) -> i32 {
         self.provisional_score()
+    }
+
+    /// The same key for the twelve images of the position under the hexagon's symmetries
+    /// ([`symmetry`]).
+    fn canonical_hash(&self) -> u64 {
+        self.symmetric_key()
     }
 }
 
