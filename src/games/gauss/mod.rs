@@ -419,6 +419,19 @@ impl Gauss {
         h
     }
 
+    /// Adds `inner` discs of colour index `c` to its owner's bonus zone and `void` to the risk
+    /// zone (counts and hash).
+    #[inline]
+    fn collect(&mut self, c: usize, inner: u8, void: u8) {
+        let (bonus, risk) = (KEY_BONUS + c * 16, KEY_RISK + c * 16);
+        self.hash ^=
+            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        self.bonus[c] += inner;
+        self.risk[c] += void;
+        self.hash ^=
+            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+    }
+
     /// Toggles a disc of colour index `c` on `point` (board and hash).
     #[inline]
     fn toggle(&mut self, c: usize, point: u8) {
@@ -479,11 +492,14 @@ impl Game for Gauss {
 
     fn play(&mut self, mv: GaussMove) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
-        let before = self.counter_hash();
-        self.supply[self.side.index()][mv.colour().index()] -= 1;
+        // The counters' keys change incrementally: the supply here, the zones in `place`.
+        let (p, c) = (self.side.index(), mv.colour().index());
+        let slot = KEY_SUPPLY + (p * 2 + c) * 16;
+        let held = usize::from(self.supply[p][c]);
+        self.hash ^= KEYS[slot + held] ^ KEYS[slot + held - 1] ^ KEYS[KEY_SIDE];
+        self.supply[p][c] -= 1;
         rules::place(self, mv);
         self.side = !self.side;
-        self.hash ^= before ^ self.counter_hash();
         debug_assert_eq!(self.hash, self.hash_from_scratch());
     }
 

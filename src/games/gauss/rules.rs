@@ -28,9 +28,12 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
             continue;
         }
         let points = ray.as_slice();
-        // The nearest disc: rays running E, SE, SW go up in point order, the others down.
+        // The nearest disc: rays running E, SE, SW go up in point order, the others down; its
+        // index on the ray is the number of ray points nearer than it.
         let first = if d < 3 { hits.trailing_zeros() } else { hits.ilog2() } as u8;
-        let at = points.iter().position(|&q| q == first).expect("on the ray");
+        let nearer = if d < 3 { (1u64 << first) - 1 } else { !((2u64 << first) - 1) };
+        let at = (ray.mask & nearer).count_ones() as usize;
+        debug_assert_eq!(points[at], first);
         let colour = usize::from(g.discs[1] >> first & 1 != 0);
         let target = if colour == placed {
             let mut j = at;
@@ -52,8 +55,11 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
         if mask == 0 {
             continue;
         }
-        g.bonus[colour] += (mask & board.inner).count_ones() as u8;
-        g.risk[colour] += (mask & board.void).count_ones() as u8;
+        g.collect(
+            colour,
+            (mask & board.inner).count_ones() as u8,
+            (mask & board.void).count_ones() as u8,
+        );
         let mut bits = mask;
         while bits != 0 {
             g.toggle(colour, bits.trailing_zeros() as u8);
