@@ -183,6 +183,7 @@ const HISTORY_BITS: u32 = 10;
 /// solver uses; turning one off ([`AlphaBetaScore::with_features`]) only measures what it gives,
 /// the scores stay exact either way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools, reason = "independent switches, each measured alone")]
 pub struct ScoreFeatures {
     /// Enhanced transposition cutoffs: before searching its children, a node looks each of them
     /// up in the table, and a child whose stored upper bound already proves the cut ends the
@@ -466,6 +467,7 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// the game is cheap to redo and is neither stored nor, at the same ply later, looked up
     /// (in games where every line at a ply has the same length, such as Gauss, that removes
     /// the whole last layer from the table).
+    #[allow(clippy::too_many_lines, reason = "one node: probe, children, ETC, search, store")]
     fn node(&mut self, pos: &G, mut alpha: i32, mut beta: i32, ply: u32) -> Option<(i32, u8)> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);

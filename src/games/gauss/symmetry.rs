@@ -98,7 +98,7 @@ impl Symmetries {
     }
 }
 
-/// SplitMix64's finaliser: a bijective mixer of 64-bit words.
+/// `SplitMix64`'s finaliser: a bijective mixer of 64-bit words.
 #[inline]
 fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
