@@ -121,7 +121,7 @@ fn threaded_scores_equal_brute_force_on_small_positions() {
 fn threaded_scores_equal_the_oracle_with_five_to_seven_left() {
     let mut configs = configurations();
     let mut memo = HashMap::new();
-    for pos in positions(&[(5, 30), (6, 8), (7, 2)], 33) {
+    for pos in positions(&[(5, 30), (6, 8), (7, 1)], 33) {
         let truth = memo_score(&pos, &mut memo);
         for (name, solver) in &mut configs {
             let report = solver.solve_score(&pos, &Limits::none());

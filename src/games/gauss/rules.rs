@@ -71,12 +71,18 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
 /// The discs of each colour the collection step removes, looking only at groups (or rows)
 /// through the points of `seeds`.
 pub(super) fn collectable(g: &Gauss, seeds: u64) -> [u64; 2] {
+    let board = Board::get();
     let mut out = [0u64; 2];
     for (c, removed) in out.iter_mut().enumerate() {
         let own = g.discs[c];
         let mut todo = seeds & own;
         while todo != 0 {
             let seed = todo.trailing_zeros() as u8;
+            if board.neighbours[usize::from(seed)] & own == 0 {
+                // A lone disc: no group or row of four through it.
+                todo &= todo - 1;
+                continue;
+            }
             // A group is the same from each of its seeds; rows through another seed may differ.
             let found = match g.rules.collection {
                 Collection::Group => group(own, seed),
