@@ -89,6 +89,10 @@ run geography "Geography, 170-180 component edges" "$suite/geography.tsv" dfpn \
   "$(grep -v '^id' "$suite/geography.tsv" | cut -f1 | paste -sd' ') (examples/geography_reach.rs positions 12 170 180: seed, plies, edges)"
 run gauss "Gauss, 8 placements left (outcome)" "$suite/gauss-8.tsv" alphabeta,dfpn \
   "bitsolve gauss gen --remaining 8 --count 4 --seed 15"
+# The exact final scores of the same positions (threads test different thresholds side by
+# side); not in the summary's means.
+run gauss "Gauss, 8 placements left (exact score)" "$suite/gauss-8.tsv" alphabeta-score \
+  "bitsolve gauss gen --remaining 8 --count 4 --seed 15"
 # The summary: per section and solver, the overhead at 8 threads and the 2-thread speedup; the
 # suite's means (unweighted over the section x solver rows; plain Lazy SMP, shown on 3x5 for
 # comparison, is left out of the means).

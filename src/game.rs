@@ -278,6 +278,14 @@ pub trait Scored: Game {
     fn score_estimate(&self) -> i32 {
         0
     }
+
+    /// A key shared by every position equivalent to this one under a symmetry of the game that
+    /// keeps the rules (so equivalent positions have the same final score under perfect play),
+    /// and as unlikely as [`Game::hash`] to be shared by two inequivalent positions. Score
+    /// searches may key their tables by it. Default: [`Game::hash`] (no symmetry).
+    fn canonical_hash(&self) -> u64 {
+        self.hash()
+    }
 }
 
 /// What a playing engine ([`crate::search::engine`]) needs from a game beyond its rules: a

@@ -103,8 +103,8 @@ fn bad_flags_are_refused() {
     let fen = "x1o/3/o1x x 0 1";
     let pns = ["solve", "--game", "ataxx", "--solver", "dfpn,pns", "--threads", "2", "--fen", fen];
     assert_clean_failure(&bitsolve(&pns), "pns has no parallel mode");
-    let score = ["solve", "--game", "gauss", "--score", "--solver", "alphabeta", "--threads", "2"];
-    assert_clean_failure(&bitsolve(&score), "alphabeta has no parallel mode for exact scores");
+    let score = ["solve", "--game", "gauss", "--score", "--solver", "brute", "--threads", "2"];
+    assert_clean_failure(&bitsolve(&score), "brute has no parallel mode for exact scores");
     let ok =
         bitsolve(&["solve", "--game", "ataxx", "--solver", "dfpn", "--threads", "2", "--fen", fen]);
     assert!(ok.status.success());

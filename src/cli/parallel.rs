@@ -28,7 +28,8 @@ pub struct ParallelStudyArgs {
     #[arg(long, short)]
     game: GameKind,
     /// Solvers, comma-separated: `alphabeta` (ABDADA deferral), `alphabeta-lazy` (plain Lazy
-    /// SMP, no deferral), `dfpn`.
+    /// SMP, no deferral), `dfpn`; for Gauss also `alphabeta-score` (the exact-score solver, alone
+    /// in its run).
     #[arg(long, short, value_delimiter = ',', default_value = "alphabeta,dfpn")]
     solver: Vec<String>,
     /// Thread counts, comma-separated (the first must be 1: the baseline).
@@ -63,9 +64,15 @@ pub fn run(args: &ParallelStudyArgs) -> Result<ExitCode> {
     if args.threads.first() != Some(&1) || args.threads.contains(&0) {
         bail!("--threads must start with 1 (the baseline) and hold no 0");
     }
+    if args.solver.iter().any(|s| s == "alphabeta-score") {
+        if args.solver.len() > 1 || args.game != GameKind::Gauss {
+            bail!("alphabeta-score runs alone, on --game gauss");
+        }
+        return score_study(args);
+    }
     for s in &args.solver {
         if !matches!(s.as_str(), "alphabeta" | "alphabeta-lazy" | "dfpn") {
-            bail!("unknown solver `{s}` (alphabeta, alphabeta-lazy, dfpn)");
+            bail!("unknown solver `{s}` (alphabeta, alphabeta-lazy, dfpn, alphabeta-score)");
         }
     }
     with_game!(args.game, G => study::<G>(args))
@@ -192,6 +199,102 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
             }
             md.push('\n');
         }
+    }
+    md.push('\n');
+    print!("{md}");
+    if let Some(out) = &args.out {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(out)
+            .with_context(|| format!("opening {}", out.display()))?;
+        file.write_all(md.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// The study of the Gauss exact-score solver ([`AlphaBetaScore`]): the same table as [`study`],
+/// scores instead of outcomes (every thread count must give the one-thread score).
+fn score_study(args: &ParallelStudyArgs) -> Result<ExitCode> {
+    use bitsolve::games::gauss::Gauss;
+    use bitsolve::search::score::{AlphaBetaScore, ScoreSolver};
+    let (items, bad) = batch::load::<Gauss>(&args.files)?;
+    if bad > 0 || items.is_empty() {
+        bail!("no positions, or {bad} bad line(s) in the dataset files");
+    }
+    let limits =
+        Limits { nodes: None, time: args.time_limit.map(Duration::from_secs_f64), stop: None };
+    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let title =
+        args.title.clone().unwrap_or_else(|| format!("gauss scores ({})", files.join(", ")));
+    let source = args.source.clone().unwrap_or_else(|| files.join(", "));
+    let mut md = format!(
+        "### {title}\n\n{} positions: {source}; table {} MiB; nodes summed over all threads.\n\n",
+        items.len(),
+        args.tt_mib
+    );
+    md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
+    if args.timed > 0 {
+        let _ = write!(md, " time (s, best of {}) | speedup |", args.timed);
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|");
+    md.push_str(if args.timed > 0 { "---:|---:|\n" } else { "\n" });
+    let mut failed = false;
+    // Per position: the one-thread (score, nodes).
+    let mut base: Vec<Option<(i32, u64)>> = Vec::new();
+    let mut rows: Vec<(usize, usize, Totals)> = Vec::new();
+    for &threads in &args.threads {
+        let options = SolverOptions { threads, tt_mib: args.tt_mib, ..SolverOptions::default() };
+        let mut solver = AlphaBetaScore::new(&options);
+        let runs = if args.timed > 0 && threads <= 2 { args.timed } else { 1 };
+        let (mut totals, mut solved) = (Totals::default(), 0);
+        for (i, item) in items.iter().enumerate() {
+            let mut best_time = Duration::MAX;
+            let mut report = None;
+            for _ in 0..runs {
+                let r = solver.solve_score(&item.pos, &limits);
+                best_time = best_time.min(r.stats.elapsed);
+                report = Some(r);
+            }
+            let report = report.expect("at least one run");
+            eprintln!(
+                "alphabeta-score t{threads} {}: score={:?} nodes={} time={:.3}s",
+                item.entry.id,
+                report.score,
+                report.stats.nodes,
+                best_time.as_secs_f64()
+            );
+            if threads == 1 {
+                base.push(report.score.map(|s| (s, report.stats.nodes)));
+            }
+            let (Some((score, base_nodes)), Some(got)) = (base[i], report.score) else { continue };
+            if got != score {
+                eprintln!("error: t{threads} {}: score {got}, one thread: {score}", item.entry.id);
+                failed = true;
+            }
+            solved += 1;
+            totals.nodes += report.stats.nodes;
+            totals.worst = totals.worst.max(report.stats.nodes as f64 / base_nodes.max(1) as f64);
+            totals.time += best_time;
+        }
+        rows.push((threads, solved, totals));
+    }
+    let (base_nodes, base_time) = (rows[0].2.nodes.max(1), rows[0].2.time);
+    for (threads, solved, totals) in &rows {
+        let _ = write!(
+            md,
+            "| alphabeta-score | {threads} | {solved} | {} | {:.2} | {:.2} |",
+            totals.nodes,
+            totals.nodes as f64 / base_nodes as f64,
+            totals.worst
+        );
+        if args.timed > 0 && *threads <= 2 {
+            let speedup = base_time.as_secs_f64() / totals.time.as_secs_f64().max(1e-9);
+            let _ = write!(md, " {:.3} | {speedup:.2} |", totals.time.as_secs_f64());
+        } else if args.timed > 0 {
+            md.push_str(" - | - |");
+        }
+        md.push('\n');
     }
     md.push('\n');
     print!("{md}");

@@ -107,7 +107,7 @@ fn check_threads(args: &SolveArgs) -> Result<()> {
     if sequential.is_empty() {
         return Ok(());
     }
-    let parallel = if args.score { "dfpn, auto" } else { "alphabeta, dfpn, auto" };
+    let parallel = "alphabeta, dfpn, auto";
     bail!(
         "--threads {threads}: {} {} no parallel mode{}; run {} with --threads 1 (solvers with threads: {parallel})",
         sequential.join(", "),

@@ -19,15 +19,12 @@ pub fn difficulty(id: &str) -> Option<u32> {
 
 /// Whether `solver` runs several threads inside one search when asked to (`score`: in an
 /// exact-score run, `solve --score`). A solver without threads runs the same sequential search
-/// at any `--threads`, so its rows are never reported as parallel.
-pub fn uses_threads(solver: &str, score: bool) -> bool {
-    match solver {
-        // Lazy SMP alpha-beta; the score alpha-beta is sequential.
-        "alphabeta" => !score,
-        // df-pn's threads share the table; `auto` runs df-pn, and so do the score bisections.
-        "dfpn" | "auto" => true,
-        _ => false,
-    }
+/// at any `--threads`, so its rows are never reported as parallel. (Both modes have the same
+/// parallel solvers since the score alpha-beta got threads; `score` is kept for callers.)
+pub fn uses_threads(solver: &str, _score: bool) -> bool {
+    // Lazy SMP alpha-beta, and the score alpha-beta testing several thresholds at once; df-pn's
+    // threads share the table; `auto` runs df-pn, and so do the score bisections.
+    matches!(solver, "alphabeta" | "dfpn" | "auto")
 }
 
 impl Config {

@@ -26,6 +26,7 @@ pub mod eval;
 pub mod notation;
 pub mod picture;
 pub mod rules;
+pub mod symmetry;
 #[cfg(test)]
 mod tests;
 
@@ -387,7 +388,7 @@ impl Gauss {
 
     /// The hash computed from nothing (the incremental one must equal it).
     pub fn hash_from_scratch(&self) -> u64 {
-        let mut h = self.counter_hash() ^ KEYS[KEY_RULES + self.rules.key_index()];
+        let mut h = self.counter_hash() ^ self.rules_key();
         for c in 0..2 {
             let mut bits = self.discs[c];
             while bits != 0 {
@@ -396,6 +397,11 @@ impl Gauss {
             }
         }
         h
+    }
+
+    /// The key of the rule options.
+    fn rules_key(&self) -> u64 {
+        KEYS[KEY_RULES + self.rules.key_index()]
     }
 
     /// The keys of everything but the board and the rules.
@@ -411,6 +417,19 @@ impl Gauss {
             h ^= KEYS[KEY_RISK + c * 16 + self.risk[c] as usize];
         }
         h
+    }
+
+    /// Adds `inner` discs of colour index `c` to its owner's bonus zone and `void` to the risk
+    /// zone (counts and hash).
+    #[inline]
+    fn collect(&mut self, c: usize, inner: u8, void: u8) {
+        let (bonus, risk) = (KEY_BONUS + c * 16, KEY_RISK + c * 16);
+        self.hash ^=
+            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        self.bonus[c] += inner;
+        self.risk[c] += void;
+        self.hash ^=
+            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
     }
 
     /// Toggles a disc of colour index `c` on `point` (board and hash).
@@ -473,11 +492,14 @@ impl Game for Gauss {
 
     fn play(&mut self, mv: GaussMove) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
-        let before = self.counter_hash();
-        self.supply[self.side.index()][mv.colour().index()] -= 1;
+        // The counters' keys change incrementally: the supply here, the zones in `place`.
+        let (p, c) = (self.side.index(), mv.colour().index());
+        let slot = KEY_SUPPLY + (p * 2 + c) * 16;
+        let held = usize::from(self.supply[p][c]);
+        self.hash ^= KEYS[slot + held] ^ KEYS[slot + held - 1] ^ KEYS[KEY_SIDE];
+        self.supply[p][c] -= 1;
         rules::place(self, mv);
         self.side = !self.side;
-        self.hash ^= before ^ self.counter_hash();
         debug_assert_eq!(self.hash, self.hash_from_scratch());
     }
 
@@ -501,6 +523,12 @@ impl Scored for Gauss {
 
     fn score_estimate(&self) -> i32 {
         self.provisional_score()
+    }
+
+    /// The same key for the twelve images of the position under the hexagon's symmetries
+    /// ([`symmetry`]).
+    fn canonical_hash(&self) -> u64 {
+        self.symmetric_key()
     }
 }
 

@@ -28,9 +28,12 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
             continue;
         }
         let points = ray.as_slice();
-        // The nearest disc: rays running E, SE, SW go up in point order, the others down.
+        // The nearest disc: rays running E, SE, SW go up in point order, the others down; its
+        // index on the ray is the number of ray points nearer than it.
         let first = if d < 3 { hits.trailing_zeros() } else { hits.ilog2() } as u8;
-        let at = points.iter().position(|&q| q == first).expect("on the ray");
+        let nearer = if d < 3 { (1u64 << first) - 1 } else { !((2u64 << first) - 1) };
+        let at = (ray.mask & nearer).count_ones() as usize;
+        debug_assert_eq!(points[at], first);
         let colour = usize::from(g.discs[1] >> first & 1 != 0);
         let target = if colour == placed {
             let mut j = at;
@@ -52,8 +55,11 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
         if mask == 0 {
             continue;
         }
-        g.bonus[colour] += (mask & board.inner).count_ones() as u8;
-        g.risk[colour] += (mask & board.void).count_ones() as u8;
+        g.collect(
+            colour,
+            (mask & board.inner).count_ones() as u8,
+            (mask & board.void).count_ones() as u8,
+        );
         let mut bits = mask;
         while bits != 0 {
             g.toggle(colour, bits.trailing_zeros() as u8);
@@ -65,12 +71,18 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
 /// The discs of each colour the collection step removes, looking only at groups (or rows)
 /// through the points of `seeds`.
 pub(super) fn collectable(g: &Gauss, seeds: u64) -> [u64; 2] {
+    let board = Board::get();
     let mut out = [0u64; 2];
     for (c, removed) in out.iter_mut().enumerate() {
         let own = g.discs[c];
         let mut todo = seeds & own;
         while todo != 0 {
             let seed = todo.trailing_zeros() as u8;
+            if board.neighbours[usize::from(seed)] & own == 0 {
+                // A lone disc: no group or row of four through it.
+                todo &= todo - 1;
+                continue;
+            }
             // A group is the same from each of its seeds; rows through another seed may differ.
             let found = match g.rules.collection {
                 Collection::Group => group(own, seed),
