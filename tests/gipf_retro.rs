@@ -165,8 +165,8 @@ fn retro2_equals_retro() {
     };
     let mut rng = KeyStream::new(0x2E7);
     let mut kinds = [0usize; 3];
-    for _ in 0..300 {
-        let pos = small_position(&mut rng, 20);
+    for _ in 0..200 {
+        let pos = small_position(&mut rng, 40);
         let want = retro(&pos);
         if want.outcome.is_none() {
             continue;
@@ -205,8 +205,8 @@ fn retro2_equals_retro() {
 fn retro2_equals_brute_force() {
     let mut rng = KeyStream::new(0xB2);
     let mut checked = 0;
-    for _ in 0..400 {
-        let pos = small_position(&mut rng, 40);
+    for _ in 0..300 {
+        let pos = small_position(&mut rng, 60);
         let Some(truth) = BruteSolver::new().solve(&pos, &Limits::nodes(50_000)).value() else {
             continue;
         };

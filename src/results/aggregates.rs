@@ -26,6 +26,8 @@ pub fn uses_threads(solver: &str, score: bool) -> bool {
         "alphabeta" => !score,
         // df-pn's threads share the table; `auto` runs df-pn, and so do the score bisections.
         "dfpn" | "auto" => true,
+        // The indexed retrograde engine runs its scans on rayon.
+        "retro2" => true,
         _ => false,
     }
 }

@@ -33,7 +33,7 @@ use std::time::Instant;
 
 use super::model::LayerModel;
 use super::solve::{Control, EngineError, reachable, solve_layer};
-use super::values::{DRAW, LOSS, WIN, cell};
+use super::values::{DRAW, LOSS, PackedValues, WIN, cell};
 use crate::game::{Game, Outcome};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
 use crate::games::gipf::{Gipf, GipfMove, GipfMoves};
@@ -227,6 +227,48 @@ fn load_cells(dir: &Path, layer: usize, len: u64) -> Option<Vec<u16>> {
         .then(|| bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
 }
 
+/// Progress on standard error when `BITSOLVE_RETRO_LOG` is set.
+fn log(line: &str) {
+    if std::env::var_os("BITSOLVE_RETRO_LOG").is_some() {
+        eprintln!("{line}");
+    }
+}
+
+fn save_reach(dir: &Path, sets: &[PackedValues]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("reach.bits");
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        for s in sets {
+            f.write_all(&s.to_bytes())?;
+        }
+        f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+fn load_reach(dir: &Path, model: &GipfModel) -> Option<Vec<PackedValues>> {
+    let bytes = std::fs::read(dir.join("reach.bits")).ok()?;
+    let sizes: Vec<u64> = (0..model.layers()).map(|l| model.layer_size(l)).collect();
+    let want: u64 = sizes.iter().map(|s| s.div_ceil(32) * 8).sum();
+    if bytes.len() as u64 != want {
+        return None;
+    }
+    let mut at = 0usize;
+    let mut sets = Vec::new();
+    for &len in &sizes {
+        let n = (len.div_ceil(32) * 8) as usize;
+        let words = bytes[at..at + n]
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+            .collect();
+        sets.push(PackedValues::from_words(words, len));
+        at += n;
+    }
+    Some(sets)
+}
+
 /// Why a solve ended without an answer.
 enum Fail {
     Unknown(Unknown),
@@ -275,7 +317,20 @@ fn solve_all(
     let control = Control { progress: Some(&check), stop: Some(&stop) };
     let (l0, r0) = model.layers.rank(root).expect("the root is in its own index");
     let side = root.to_move().index() as u8;
-    let reached = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
+    let dir = checkpoint_dir(root);
+    let t = Instant::now();
+    let reached = match dir.as_deref().and_then(|d| load_reach(d, model)) {
+        Some(r) => r,
+        None => {
+            let r = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
+            if let Some(d) = &dir {
+                save_reach(d, &r).map_err(|e| {
+                    Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
+                })?;
+            }
+            r
+        }
+    };
     let counts: Vec<u64> = reached
         .iter()
         .map(|set| (0..set.len()).map(|i| u64::from(set.get(i) != 0)).sum())
@@ -286,7 +341,13 @@ fn solve_all(
     if info.estimate > budget {
         return Err(over(info.estimate));
     }
-    let dir = checkpoint_dir(root);
+    log(&format!(
+        "retro2: {} indexed, {} reachable in {:.1} s, estimate {} MiB",
+        info.indexed,
+        info.reachable,
+        t.elapsed().as_secs_f64(),
+        info.estimate >> 20
+    ));
     let layers = idx.layer_count();
     let mut cells: Vec<Vec<u16>> = vec![Vec::new(); layers];
     for layer in (l0..layers).rev() {
@@ -308,6 +369,13 @@ fn solve_all(
             })?;
         }
         cells[layer] = solved;
+        log(&format!(
+            "retro2: layer {layer} {:?}: {} positions, {} reachable, done at {:.1} s",
+            idx.layer_totals(layer),
+            idx.size_of(layer),
+            counts[layer],
+            began.elapsed().as_secs_f64()
+        ));
     }
     Ok((cells, info))
 }
