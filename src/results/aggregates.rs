@@ -24,10 +24,9 @@ pub fn uses_threads(solver: &str, score: bool) -> bool {
     match solver {
         // Lazy SMP alpha-beta; the score alpha-beta is sequential.
         "alphabeta" => !score,
-        // df-pn's threads share the table; `auto` runs df-pn, and so do the score bisections.
-        "dfpn" | "auto" => true,
-        // The indexed retrograde engine runs its scans on rayon.
-        "retro2" => true,
+        // df-pn's threads share the table; `auto` runs df-pn, and so do the score bisections;
+        // the indexed retrograde engine runs its scans on rayon.
+        "dfpn" | "auto" | "retro2" => true,
         _ => false,
     }
 }

@@ -319,17 +319,16 @@ fn solve_all(
     let side = root.to_move().index() as u8;
     let dir = checkpoint_dir(root);
     let t = Instant::now();
-    let reached = match dir.as_deref().and_then(|d| load_reach(d, model)) {
-        Some(r) => r,
-        None => {
-            let r = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
-            if let Some(d) = &dir {
-                save_reach(d, &r).map_err(|e| {
-                    Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
-                })?;
-            }
-            r
+    let reached = if let Some(r) = dir.as_deref().and_then(|d| load_reach(d, model)) {
+        r
+    } else {
+        let r = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
+        if let Some(d) = &dir {
+            save_reach(d, &r).map_err(|e| {
+                Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
+            })?;
         }
+        r
     };
     let counts: Vec<u64> = reached
         .iter()
