@@ -13,6 +13,26 @@
 //!
 //! # Solver
 //!
+//! # Why hidden edges
+//!
+//! Undoing a move that removed rows needs the removed runs back, which could lie on any empty
+//! segment of the board: a complete un-move generator is large and easy to get wrong. Value
+//! iteration (recomputing undecided positions from their children pass after pass) needs no
+//! un-moves but rescans a layer once per ply of distance. Only moves that remove rows and
+//! capture nothing stay in their layer without being un-pushes, and they are a small share of
+//! the moves, so the engine stores just those edges (found while it scans the layer anyway)
+//! and keeps the counter algorithm with its exact distances.
+//!
+//! # Cost
+//!
+//! The work is proportional to the index (every rank of a used layer is visited: 328.5M for
+//! S = 3, 5+5) plus, per reachable position, two move generations in the reachability pass,
+//! one in the scan and one un-push generation when it is decided; the memory to the index
+//! (2 bytes per position of a used layer, a quarter byte per position for the reachable
+//! sets).
+//!
+//! # Solver
+//!
 //! [`Retro2Solver`] answers a GIPF root: the positions reachable from it are marked layer by
 //! layer ([`reachable`], 2 bits per indexed position), then every layer holding one is
 //! solved from the last to the root's with [`solve_layer`] restricted to them; the 16-bit
