@@ -11,7 +11,11 @@ results/gipf/small-variants.md (winner grids per S and K, which solver decided e
 number of reachable positions the retrograde solver enumerated).
 
 The retrograde solver (pass 5) runs on every position, also those an earlier pass solved: those
-keep their earlier deciding row (provenance), and any disagreement is listed and fails the run."""
+keep their earlier deciding row (provenance), and any disagreement is listed and fails the run.
+The indexed retrograde solver retro2 (pass 6, scripts/gipf_retro2.sh) runs on the positions still
+unknown and, as a check, on the solved ones whose index is small: it decides only positions no
+earlier pass solved, and any disagreement with an earlier answer (value, or distance against retro)
+is listed and fails the run."""
 
 import csv
 import math
@@ -22,7 +26,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOLVED = {"win", "loss", "draw"}
 
 
-SHORT = {"dfpn": "df", "alphabeta": "ab", "retro": "re"}
+SHORT = {"dfpn": "df", "alphabeta": "ab", "retro": "re", "retro2": "r2"}
 
 
 def human(n):
@@ -106,14 +110,28 @@ def main():
     deciders = {}
     counts = {}
     disagree = []
+    checked2 = 0
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
         retro = next((r for r in rows if r["solver"] == "retro"), None)
-        earlier = [r for r in rows if r["solver"] != "retro" and r["outcome"] in SOLVED]
+        retro2 = next((r for r in rows if r["solver"] == "retro2"), None)
+        earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
         if retro and earlier and retro["outcome"] in SOLVED and retro["outcome"] != earlier[0]["outcome"]:
             disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, retro {retro['outcome']}")
-        done = [r for r in rows if r["outcome"] in SOLVED]
-        row = done[0] if done else rows[-1]
+        if retro2 and retro2["outcome"] in SOLVED:
+            others = [r for r in rows if r["solver"] != "retro2" and r["outcome"] in SOLVED]
+            if others:
+                checked2 += 1
+            for o in others:
+                if o["outcome"] != retro2["outcome"] or (o["solver"] == "retro" and o["plies"] != retro2["plies"]):
+                    disagree.append(f"{pid}: {o['solver']} {o['outcome']} {o['plies']}, "
+                                    f"retro2 {retro2['outcome']} {retro2['plies']}")
+        # retro2 decides only what no earlier pass solved.
+        done = [r for r in rows if r["outcome"] in SOLVED and r["solver"] != "retro2"]
+        if not done and retro2 and retro2["outcome"] in SOLVED:
+            done = [retro2]
+        tried = [r for r in rows if r["solver"] != "retro2"] or rows
+        row = done[0] if done else (retro2 if retro2 else tried[-1])
         winner = {"win": "White", "loss": "Black", "draw": "draw"}.get(row["outcome"], "?")
         total_ms = sum(float(r["millis"]) for r in rows[: rows.index(row) + 1])
         s, k, gw, gb = (int(x) for x in pos.split("/")[0].split())
@@ -125,10 +143,17 @@ def main():
             "retro_outcome": retro["outcome"] if retro else "",
             "retro_positions": retro["nodes"] if retro else "",
             "retro_millis": retro["millis"] if retro else "",
+            "retro2_outcome": retro2["outcome"] if retro2 else "",
+            "retro2_plies": retro2["plies"] if retro2 else "",
+            "retro2_positions": retro2["nodes"] if retro2 and retro2["outcome"] in SOLVED else "",
+            "retro2_millis": retro2["millis"] if retro2 else "",
+            "retro2_git": retro2["git"] if retro2 else "",
         })
         grid.setdefault((s, k), {})[(gw, gb)] = winner
         deciders.setdefault((s, k), {})[(gw, gb)] = row["solver"] if row["outcome"] in SOLVED else "?"
-        if retro:
+        if retro2 and retro2["outcome"] in SOLVED:
+            counts.setdefault((s, k), {})[(gw, gb)] = human(int(retro2["nodes"]))
+        elif retro:
             n = int(retro["nodes"])
             counts.setdefault((s, k), {})[(gw, gb)] = (
                 human(n) if retro["outcome"] in SOLVED else ">" + human(n - 1))
@@ -144,9 +169,12 @@ def main():
           "D = draw (neither side can force a win; play repeats forever), ? = not solved",
           "within the limits. Rows: GW (white pieces), columns: GB (black pieces).",
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
-          "pns, re = retro; the first of passes 1-5 that solved it) and the number of positions",
-          "reachable from the initial position, as enumerated by the retrograde solver",
-          "(`>N`: more than its cap of N positions, so not solved by it).",
+          "pns, re = retro, r2 = retro2; the first of passes 1-6 that solved it) and the number of",
+          "positions reachable from the initial position, as counted by retro2 where it solved the",
+          "cell, else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
+          "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
+          "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
+          "positions, time and memory at the end.",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
@@ -174,8 +202,30 @@ def main():
     by_retro = sum(r["solver"] == "retro" and r["winner"] != "?" for r in out_rows)
     checked = sum(r["retro_outcome"] in SOLVED and r["solver"] != "retro" for r in out_rows)
     md.append(f"Solved {solved} of {len(out_rows)} positions ({by_retro} decided by retro).")
-    md.append(f"The retrograde solver also solved {checked} of the positions an earlier pass decided,"
-              f" with {len(disagree)} disagreement(s).")
+    md.append(f"The retrograde solver also solved {checked} of the positions an earlier pass decided.")
+    by_retro2 = [r for r in out_rows if r["solver"] == "retro2" and r["winner"] != "?"]
+    md.append(f"The indexed retrograde solver retro2 decided {len(by_retro2)} position(s) no earlier pass"
+              f" solved and re-solved {checked2} that earlier passes decided.")
+    md.append(f"Disagreements over all passes: {len(disagree)}.")
+    if by_retro2:
+        md.append("")
+        md.append("Cells decided by retro2 (distance: plies with best play, winner shortest, loser longest;"
+                  " memory: peak resident set of the run from `results/gipf/raw/retro2-memory.csv` if"
+                  " measured):")
+        md.append("")
+        md.append("| cell | winner | plies | reachable | time s | peak MiB | bytes / reachable | git |")
+        md.append("|---|---|---:|---:|---:|---:|---:|---|")
+        mem = {}
+        mem_path = res / "raw" / "retro2-memory.csv"
+        if mem_path.exists():
+            for m in csv.DictReader(open(mem_path)):
+                mem[m["id"]] = int(m["peak_kib"])
+        for r in by_retro2:
+            kib = mem.get(r["id"])
+            peak = f"{kib / 1024:.0f}" if kib else "?"
+            per = f"{kib * 1024 / int(r['nodes']):.1f}" if kib else "?"
+            md.append(f"| S={r['S']} K={r['K']} {r['GW']}+{r['GB']} | {r['winner']} | {r['retro2_plies'] or '-'}"
+                      f" | {int(r['nodes'])} | {float(r['millis']) / 1000:.1f} | {peak} | {per} | {r['git']} |")
     for d in disagree:
         md.append(f"* disagreement: {d}")
     (res / "small-variants.md").write_text("\n".join(md) + "\n")

@@ -23,8 +23,9 @@ pub fn difficulty(id: &str) -> Option<u32> {
 /// parallel solvers since the score alpha-beta got threads; `score` is kept for callers.)
 pub fn uses_threads(solver: &str, _score: bool) -> bool {
     // Lazy SMP alpha-beta, and the score alpha-beta testing several thresholds at once; df-pn's
-    // threads share the table; `auto` runs df-pn, and so do the score bisections.
-    matches!(solver, "alphabeta" | "dfpn" | "auto")
+    // threads share the table; `auto` runs df-pn, and so do the score bisections; the indexed
+    // retrograde engine runs its scans on rayon.
+    matches!(solver, "alphabeta" | "dfpn" | "auto" | "retro2")
 }
 
 impl Config {

@@ -229,11 +229,14 @@ pub enum SolverKind {
     /// Lookups in a solved Ataxx table file ([`retro::table`], `--table FILE`): value and a
     /// best move, no distance; `unknown` for positions not in the table.
     Table,
+    /// The indexed layered retrograde engine on GIPF ([`retro::gipf`]): a few bytes per
+    /// indexed position, `--tt-mib` as its memory budget; `unsupported` for other games.
+    Retro2,
 }
 
 impl SolverKind {
     /// Every solver, in a fixed order.
-    pub const ALL: [SolverKind; 8] = [
+    pub const ALL: [SolverKind; 9] = [
         SolverKind::Brute,
         SolverKind::Alphabeta,
         SolverKind::Pns,
@@ -242,6 +245,7 @@ impl SolverKind {
         SolverKind::Retro,
         SolverKind::Auto,
         SolverKind::Table,
+        SolverKind::Retro2,
     ];
 
     /// The solver's name on the command line and in result files.
@@ -255,6 +259,7 @@ impl SolverKind {
             SolverKind::Retro => "retro",
             SolverKind::Auto => "auto",
             SolverKind::Table => "table",
+            SolverKind::Retro2 => "retro2",
         }
     }
 }
@@ -327,6 +332,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Retro => Box::new(retro::RetroSolver::new()),
         SolverKind::Auto => Box::new(portfolio::PortfolioSolver::new(options)),
         SolverKind::Table => Box::new(retro::table::TableSolver::new()),
+        SolverKind::Retro2 => Box::new(retro::gipf::Retro2Solver::new(options)),
     }
 }
 

@@ -78,6 +78,7 @@ pub fn make_score_solver<G: Scored>(
         | SolverKind::Matching
         | SolverKind::Retro
         | SolverKind::Table
+        | SolverKind::Retro2
         | SolverKind::Auto => Box::new(BisectionScore::new(kind, options)),
     }
 }

@@ -22,6 +22,7 @@
 //! push, row detection and removal; `load.rs` the load format and its checks; `notation.rs`
 //! the one-line position notation.
 
+pub mod index;
 mod load;
 pub mod notation;
 mod rules;

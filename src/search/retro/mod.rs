@@ -51,6 +51,7 @@
 //! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
 //! ignored.
 
+pub mod gipf;
 pub mod model;
 pub mod solve;
 pub mod store;

@@ -1,8 +1,16 @@
 //! [`LayerModel`]: what the layered engine needs from a game, and [`AtaxxModel`].
 //!
-//! Layers are numbered so that every move leads into the same layer or into the next one
-//! (`layer + 1`); the engine solves them from the last down to 0. Positions are identified by
-//! their rank inside their layer ([`crate::unmove::LayeredIndex`]).
+//! Layers are numbered so that every move leads into the same layer or into a later one, at
+//! most [`LayerModel::reach`] layers ahead (Ataxx: the next one, `layer + 1`; GIPF: any later
+//! one, since a capture can take several pieces); the engine solves them from the last down
+//! to 0. Positions are identified by their rank inside their layer
+//! ([`crate::unmove::LayeredIndex`]).
+//!
+//! Inside a layer the engine walks backwards with un-moves
+//! ([`LayerModel::for_each_layer_parent`]). A game whose un-moves find only some parents
+//! (GIPF: un-pushes, but not the moves that remove rows) names the other in-layer moves
+//! *hidden* ([`LayerModel::expand`]); the engine keeps those edges reversed in a list (8 bytes
+//! per hidden edge) and treats them as un-moves.
 
 use crate::game::Outcome;
 use crate::games::ataxx::index::AtaxxIndex;
@@ -37,8 +45,44 @@ pub trait LayerModel: Sync {
     /// Number of moves of an unfinished position that stay in its layer.
     fn layer_children(&self, pos: Self::Pos) -> u32;
 
-    /// Calls `f(rank)` for each parent of `pos` in its own layer, once per move leading here.
+    /// Calls `f(rank)` for each parent of `pos` in its own layer, once per move leading here,
+    /// except the parents whose move to `pos` is hidden ([`LayerModel::expand`]).
     fn for_each_layer_parent(&self, pos: Self::Pos, f: impl FnMut(u64));
+
+    /// Whether the engine should unrank only the positions it keeps ([`LayerModel::position`])
+    /// instead of scanning every rank of a layer ([`LayerModel::scan`]) when it solves a subset
+    /// (for indexes whose subset of interest is sparse). Default: scan.
+    fn sparse(&self) -> bool {
+        false
+    }
+
+    /// How many layers ahead a move can lead (1: only into the next layer).
+    fn reach(&self) -> usize {
+        1
+    }
+
+    /// Calls `f(jump, rank)` for each move of an unfinished position into a later layer
+    /// (`layer + jump`, `1 <= jump <= reach()`). By default the moves into the next layer.
+    fn for_each_later_child(&self, pos: Self::Pos, mut f: impl FnMut(usize, u64)) {
+        self.for_each_next_child(pos, |r| f(1, r));
+    }
+
+    /// All an unfinished position's moves in one call, as the engine's scan needs them: calls
+    /// `later(jump, rank)` for the moves into later layers and `hidden(rank)` for the moves
+    /// inside the layer whose parent [`LayerModel::for_each_layer_parent`] does not find, and
+    /// returns the number of moves inside the layer (hidden ones included), each distinct
+    /// child once. By default: no hidden move, [`LayerModel::for_each_later_child`] and
+    /// [`LayerModel::layer_children`].
+    fn expand(
+        &self,
+        pos: Self::Pos,
+        later: impl FnMut(usize, u64),
+        hidden: impl FnMut(u64),
+    ) -> u32 {
+        let _ = hidden;
+        self.for_each_later_child(pos, later);
+        self.layer_children(pos)
+    }
 }
 
 /// Ataxx on one board: layer `k` holds the positions with `k` stones ([`AtaxxIndex`]).

@@ -3,29 +3,32 @@
 //!
 //! # One layer
 //!
-//! The next layer is solved (value and distance per position, [`cell`]). Then:
+//! The later layers are solved (value and distance per position, [`cell`]; Ataxx needs only
+//! the next one, GIPF any later one, [`LayerModel::reach`]). Then:
 //!
 //! 1. **Scan** (parallel over chunks of ranks). A finished position takes its outcome at
-//!    distance 0. Otherwise its moves into the next layer are looked up: a loss there gives a
+//!    distance 0. Otherwise its moves into later layers are looked up: a loss there gives a
 //!    win candidate (shortest such loss + 1); wins there give a lower bound on the length of a
 //!    loss (longest + 1); a draw there rules out a loss. Its moves inside the layer are only
 //!    counted (a `u8` counter, plus one when a draw rules out a loss). A position without
-//!    moves in the layer is decided at once.
+//!    moves in the layer is decided at once. Hidden moves inside the layer (those the
+//!    model's un-moves do not find, [`LayerModel::expand`]) are kept as reversed edges.
 //! 2. **Propagate** in order of distance, with buckets of ranks per distance (Dijkstra on
 //!    integer distances). A bucket entry is either *firm* (decided, to propagate) or
 //!    *tentative* (a win candidate from the scan, or a loss waiting for the length of its
 //!    longest move into the next layer; it is decided when its bucket comes unless decided
 //!    before). Deciding a position at distance `d` visits its parents in the layer
-//!    (un-moves): a loss makes each undecided parent a win at `d + 1`; a win lowers each
+//!    (un-moves, and the reversed hidden edges): a loss makes each undecided parent a win at `d + 1`; a win lowers each
 //!    parent's counter and the parent whose counter reaches 0 is a loss at
 //!    `max(d + 1, its bound)`. Since buckets are taken in increasing order, the first decision
 //!    of a position is its shortest win or its longest loss. Atomic compare-and-swap on the
 //!    16-bit cells makes the first decision the only one.
 //! 3. What is left undecided is a **draw**: neither side can force an end it wins.
 //!
-//! Memory while solving layer `k`: 2 bytes per position of layers `k` and `k + 1`, 1 byte
-//! of counter per position of `k`, and 4 bytes per bucket entry (at most one firm and one
-//! tentative entry per position, far fewer in practice).
+//! Memory while solving layer `k`: 2 bytes per position of layer `k` and of the later layers
+//! kept ([`LayerModel::reach`] of them), 1 byte of counter per position of `k`, 4 bytes per
+//! bucket entry (at most one firm and one tentative entry per position, far fewer in
+//! practice) and 8 bytes per hidden edge.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
@@ -53,6 +56,8 @@ pub enum EngineError {
     DistanceOverflow,
     /// The stop flag was raised.
     Stopped,
+    /// A position has more than 255 moves inside its layer (the counters are bytes).
+    TooManyMoves,
 }
 
 impl std::fmt::Display for EngineError {
@@ -65,6 +70,9 @@ impl std::fmt::Display for EngineError {
                 write!(f, "a distance exceeds {} plies", cell::MAX_DISTANCE)
             }
             EngineError::Stopped => f.write_str("stopped"),
+            EngineError::TooManyMoves => {
+                f.write_str("a position has more than 255 moves inside its layer")
+            }
         }
     }
 }
@@ -109,8 +117,9 @@ fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
     }
 }
 
-/// Solves `layer` given the cells of the next layer (`next`, empty for the last layer).
-/// Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
+/// Solves `layer` given the cells of the later layers: `later[j - 1]` holds those of layer
+/// `layer + j` for `j = 1..=`[`LayerModel::reach`] (fewer past the last layer; a layer no kept
+/// position moves into may be empty). Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
 /// whose entry there is 0 are left out ([`cell::SKIPPED`]): every child of a position kept
 /// must be kept too (a set closed under moves, such as the positions reachable from a start).
 ///
@@ -123,7 +132,7 @@ fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
 pub fn solve_layer<M: LayerModel>(
     model: &M,
     layer: usize,
-    next: &[u16],
+    later: &[&[u16]],
     only: Option<&PackedValues>,
     control: &Control<'_>,
 ) -> Result<Vec<u16>, EngineError> {
@@ -134,7 +143,10 @@ pub fn solve_layer<M: LayerModel>(
     let cells: Vec<AtomicU16> = vec![0u16; size as usize].into_iter().map(AtomicU16::new).collect();
     let counts: Vec<AtomicU8> = vec![0u8; size as usize].into_iter().map(AtomicU8::new).collect();
     let buckets = Mutex::new(Vec::<Vec<u32>>::new());
+    // Hidden edges, reversed: (child, parent).
+    let hidden = Mutex::new(Vec::<(u32, u32)>::new());
     let overflow = AtomicBool::new(false);
+    let too_many = AtomicBool::new(false);
     // 1. Scan.
     (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
         if control.stopped() {
@@ -142,7 +154,8 @@ pub fn solve_layer<M: LayerModel>(
         }
         let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
         let mut local: Vec<Vec<u32>> = Vec::new();
-        model.scan(layer, start, end, |i, pos| {
+        let mut local_hidden: Vec<(u32, u32)> = Vec::new();
+        let mut visit = |i: u64, pos: M::Pos| {
             let slot = &cells[i as usize];
             if only.is_some_and(|o| o.get(i) == 0) {
                 slot.store(cell::SKIPPED, Ordering::Relaxed);
@@ -157,15 +170,23 @@ pub fn solve_layer<M: LayerModel>(
                 return;
             }
             let (mut win, mut bound, mut draw) = (u16::MAX, 0u16, false);
-            model.for_each_next_child(pos, |r| {
-                let c = next[r as usize];
-                match cell::value(c) {
-                    LOSS => win = win.min(cell::distance(c) + 1),
-                    WIN => bound = bound.max(cell::distance(c) + 1),
-                    _ => draw = true,
-                }
-            });
-            let n = model.layer_children(pos) + u32::from(draw);
+            let inside = model.expand(
+                pos,
+                |j, r| {
+                    let c = later[j - 1][r as usize];
+                    match cell::value(c) {
+                        LOSS => win = win.min(cell::distance(c) + 1),
+                        WIN => bound = bound.max(cell::distance(c) + 1),
+                        _ => draw = true,
+                    }
+                },
+                |r| local_hidden.push((r as u32, i as u32)),
+            );
+            let n = inside + u32::from(draw);
+            if n > u32::from(u8::MAX) {
+                too_many.store(true, Ordering::Relaxed);
+                return;
+            }
             if win != u16::MAX {
                 if win > cell::MAX_AUX {
                     overflow.store(true, Ordering::Relaxed);
@@ -184,8 +205,26 @@ pub fn solve_layer<M: LayerModel>(
                 slot.store(bound, Ordering::Relaxed);
                 counts[i as usize].store(n as u8, Ordering::Relaxed);
             }
-        });
+        };
+        match only {
+            Some(o) if model.sparse() => {
+                for i in start..end {
+                    if o.get(i) == 0 {
+                        cells[i as usize].store(cell::SKIPPED, Ordering::Relaxed);
+                    } else {
+                        visit(i, model.position(layer, i));
+                    }
+                }
+            }
+            _ => model.scan(layer, start, end, visit),
+        }
         merge(&buckets, local);
+        if !local_hidden.is_empty() {
+            hidden
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .append(&mut local_hidden);
+        }
         if let Some(p) = control.progress {
             p(end - start);
         }
@@ -196,6 +235,16 @@ pub fn solve_layer<M: LayerModel>(
     if overflow.load(Ordering::Relaxed) {
         return Err(EngineError::DistanceOverflow);
     }
+    if too_many.load(Ordering::Relaxed) {
+        return Err(EngineError::TooManyMoves);
+    }
+    let mut hidden = hidden.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    hidden.par_sort_unstable();
+    // The parents of `i` along hidden edges.
+    let hidden_parents = |i: u32| {
+        let from = hidden.partition_point(|&(c, _)| c < i);
+        hidden[from..].iter().take_while(move |&&(c, _)| c == i).map(|&(_, p)| p)
+    };
     // 2. Propagate, bucket by bucket.
     let mut buckets = buckets.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut d = 0usize;
@@ -239,7 +288,7 @@ pub fn solve_layer<M: LayerModel>(
             for &i in chunk {
                 let v = cell::value(cells[i as usize].load(Ordering::Relaxed));
                 let pos = model.position(layer, u64::from(i));
-                model.for_each_layer_parent(pos, |p| {
+                let mut visit = |p: u64| {
                     let ps = &cells[p as usize];
                     let mut c = ps.load(Ordering::Relaxed);
                     if cell::value(c) != UNKNOWN {
@@ -278,7 +327,11 @@ pub fn solve_layer<M: LayerModel>(
                             push(&mut local, bound, p as u32 | TENTATIVE);
                         }
                     }
-                });
+                };
+                model.for_each_layer_parent(pos, &mut visit);
+                for p in hidden_parents(i) {
+                    visit(u64::from(p));
+                }
             }
             merge(&found, local);
         });
@@ -309,7 +362,7 @@ pub fn solve_layer<M: LayerModel>(
 }
 
 /// Solves every layer from the last down to `last` (0 for all), starting below the solved
-/// layer `resume` (its number and cells) if given, only the positions of `only` if given
+/// layer `resume` (its number and cells; for models of [`LayerModel::reach`] 1) if given, only the positions of `only` if given
 /// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
 /// layer (to store or count it); it may fail, which ends the run.
 ///
@@ -323,23 +376,28 @@ pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
     control: &Control<'_>,
     mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let (mut layer, mut next) = match resume {
-        Some((l, cells)) => (l, cells),
-        None => (model.layers(), Vec::new()),
+    // The solved layers a move can reach, the nearest first.
+    let mut kept: std::collections::VecDeque<Vec<u16>> = std::collections::VecDeque::new();
+    let mut layer = match resume {
+        Some((l, cells)) => {
+            kept.push_front(cells);
+            l
+        }
+        None => model.layers(),
     };
     while layer > last {
         layer -= 1;
         let keep = only.map(|o| &o[layer]).filter(|o| !o.is_empty());
-        if only.is_some() && keep.is_none() {
+        let cells = if only.is_some() && keep.is_none() {
             // Nothing of this layer is kept (below the start).
-            let cells = vec![cell::SKIPPED; model.layer_size(layer) as usize];
-            done(layer, &cells)?;
-            next = cells;
-            continue;
-        }
-        let cells = solve_layer(model, layer, &next, keep, control)?;
+            vec![cell::SKIPPED; model.layer_size(layer) as usize]
+        } else {
+            let later: Vec<&[u16]> = kept.iter().map(Vec::as_slice).collect();
+            solve_layer(model, layer, &later, keep, control)?
+        };
         done(layer, &cells)?;
-        next = cells;
+        kept.push_front(cells);
+        kept.truncate(model.reach());
     }
     Ok(())
 }
@@ -363,7 +421,7 @@ pub fn reachable<M: LayerModel>(
     for l in layer..layers {
         let (here, rest) = sets.split_at_mut(l + 1);
         let here = &here[l];
-        let next = rest.first();
+        let rest = &*rest;
         let size = model.layer_size(l);
         if size > MAX_LAYER {
             return Err(EngineError::LayerTooLarge(size));
@@ -398,11 +456,9 @@ pub fn reachable<M: LayerModel>(
                                 found.push((r as u32) << 1 | u32::from(bit >> 1));
                             }
                         });
-                        if let Some(next) = next {
-                            model.for_each_next_child(pos, |r| {
-                                next.or(r, bit);
-                            });
-                        }
+                        model.for_each_later_child(pos, |j, r| {
+                            rest[j - 1].or(r, bit);
+                        });
                     }
                     found
                 })

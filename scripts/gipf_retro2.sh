@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Pass 6 of the GIPF variant table: the indexed retrograde solver retro2 on the cells named in the
+# arguments (ids of datasets/gipf/small-variants.tsv, e.g. S3-K3-W5-B5), one process per cell so
+# that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT,
+# a killed run resumes its layers), each run at most TIME_LIMIT seconds (default 1700).
+#   CHECK=1: instead of ids, every cell already solved whose index has at most CHECK_MAX positions
+#            (default 40000000): retro2 re-solves them to check it against the earlier passes.
+# Rows go to results/gipf/raw/pass6.csv (bitsolve solve --out), peak memory to
+# results/gipf/raw/retro2-memory.csv; then scripts/gipf_table.py rewrites
+# results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the
+# rows must not end in -dirty. BIN=path runs that binary instead of building one.
+# Usage: nice -n 10 scripts/gipf_retro2.sh ID... | CHECK=1 nice -n 10 scripts/gipf_retro2.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+raw=results/gipf/raw
+data=datasets/gipf/small-variants.tsv
+mib=${MIB:-16000}
+threads=${THREADS:-2}
+limit=${TIME_LIMIT:-1700}
+ckpt=${CHECKPOINT:-${TMPDIR:-/tmp}/gipf-retro2-checkpoints}
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+  cargo build --release --quiet
+  bin=$(mktemp -d)/bitsolve
+  cp "${CARGO_TARGET_DIR:-target}/release/bitsolve" "$bin"
+fi
+ids=("$@")
+if [ "${CHECK:-0}" = 1 ]; then
+  mapfile -t ids < <(python3 - "${CHECK_MAX:-40000000}" <<'EOF'
+import csv, math, sys
+cap = int(sys.argv[1])
+def bound(s, gw, gb):
+    n = 3 * s * (s - 1) + 1
+    return sum(math.comb(n, w) * math.comb(n - w, b) * (gw - w + 1) * (gb - b + 1) * 2
+               for w in range(min(gw, n) + 1) for b in range(min(gb, n - w) + 1))
+for r in csv.DictReader(open("results/gipf/small-variants.csv")):
+    if r["winner"] != "?" and bound(int(r["S"]), int(r["GW"]), int(r["GB"])) <= cap:
+        print(r["id"])
+EOF
+)
+fi
+mkdir -p "$raw" "$ckpt"
+[ -f "$raw/retro2-memory.csv" ] || echo "id,peak_kib,seconds" > "$raw/retro2-memory.csv"
+for id in "${ids[@]}"; do
+  input=$(mktemp)
+  { echo -e "id\tposition\texpected"; grep -P "^$id\t" "$data"; } > "$input"
+  tlog=$(mktemp)
+  BITSOLVE_RETRO_LOG=1 BITSOLVE_RETRO_CHECKPOINT="$ckpt" /usr/bin/time -f "%M %e" -o "$tlog" \
+    "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" \
+    --time-limit "$limit" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2>> "$raw/pass6.err" || true
+  read -r kib secs < "$tlog"
+  echo "$id,$kib,$secs" >> "$raw/retro2-memory.csv"
+  rm -f "$input" "$tlog"
+done
+python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-6].csv

@@ -1,0 +1,482 @@
+//! GIPF on the layered engine ([`super::solve`]): [`GipfModel`] and the solver `retro2`
+//! ([`Retro2Solver`]).
+//!
+//! # Model
+//!
+//! Positions are indexed by [`GipfIndex`](crate::games::gipf::index::GipfIndex): one layer per
+//! pair of totals (board plus reserve of each side), ordered by the pieces captured, so a
+//! move stays in its layer or reaches any later one ([`LayerModel::reach`] is the number of
+//! layers). Inside a layer, pushes that remove no row are undone by un-pushes
+//! ([`Gipf::for_each_plain_parent`]); moves that remove rows without capturing (the run's
+//! own pieces go back to the reserve, so play can cycle) are *hidden* moves, whose edges the
+//! engine keeps (8 bytes each, [`LayerModel::expand`]).
+//!
+//! # Solver
+//!
+//! # Why hidden edges
+//!
+//! Undoing a move that removed rows needs the removed runs back, which could lie on any empty
+//! segment of the board: a complete un-move generator is large and easy to get wrong. Value
+//! iteration (recomputing undecided positions from their children pass after pass) needs no
+//! un-moves but rescans a layer once per ply of distance. Only moves that remove rows and
+//! capture nothing stay in their layer without being un-pushes, and they are a small share of
+//! the moves, so the engine stores just those edges (found while it scans the layer anyway)
+//! and keeps the counter algorithm with its exact distances.
+//!
+//! # Cost
+//!
+//! The work is proportional to the index (every rank of a used layer is visited: 328.5M for
+//! S = 3, 5+5) plus, per reachable position, two move generations in the reachability pass,
+//! one in the scan and one un-push generation when it is decided; the memory to the index
+//! (2 bytes per position of a used layer, a quarter byte per position for the reachable
+//! sets).
+//!
+//! # Solver
+//!
+//! [`Retro2Solver`] answers a GIPF root: the positions reachable from it are marked layer by
+//! layer ([`reachable`], 2 bits per indexed position), then every layer holding one is
+//! solved from the last to the root's with [`solve_layer`] restricted to them; the 16-bit
+//! cells (value and exact distance: the winner's shortest, the loser's longest) of every
+//! solved layer are kept, since a capture can reach any later layer. Memory: 2 bytes per
+//! indexed position of the layers holding reachable positions, a quarter byte per indexed
+//! position for the reachable sets, plus per layer being solved 1 byte of counter per
+//! position, the buckets and the hidden edges. `--tt-mib` is its memory budget: a root whose
+//! estimate exceeds it is `unknown` with the estimate as reason, before any work. With the
+//! environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR`, each solved layer's cells are written
+//! to `DIR/<root key>/layer-L.cells` and a later run on the same root resumes from them.
+
+use std::any::Any;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::model::LayerModel;
+use super::solve::{Control, EngineError, reachable, solve_layer};
+use super::values::{DRAW, LOSS, PackedValues, WIN, cell};
+use crate::game::{Game, Outcome};
+use crate::games::gipf::index::{GipfLayers, IndexedPos};
+use crate::games::gipf::{Gipf, GipfMove, GipfMoves};
+use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
+use crate::unmove::LayeredIndex;
+
+/// GIPF as seen by the layered engine.
+#[derive(Clone, Debug)]
+pub struct GipfModel {
+    layers: GipfLayers,
+}
+
+impl GipfModel {
+    /// The model of the positions below `root` (same parameters, totals at most the root's),
+    /// or `None` for boards of more than 64 cells (`S >= 6`).
+    pub fn new(root: &Gipf) -> Option<GipfModel> {
+        GipfLayers::new(root).map(|layers| GipfModel { layers })
+    }
+
+    /// The index with the root's parameters.
+    pub fn layers_index(&self) -> &GipfLayers {
+        &self.layers
+    }
+
+    fn gipf(&self, pos: IndexedPos) -> Gipf {
+        self.layers.gipf(&pos)
+    }
+
+    /// Calls `f(layer, rank, plain)` for each distinct child of `pos`.
+    fn children(&self, pos: IndexedPos, mut f: impl FnMut(u32, u64, bool)) {
+        let g = self.gipf(pos);
+        let to = !g.to_move();
+        g.for_each_child_state(|st, plain| {
+            let c = self.layers.index.pos_of(&st, to).expect("a child's totals are in the index");
+            f(c.layer, self.layers.index.rank(&c), plain);
+        });
+    }
+}
+
+impl LayerModel for GipfModel {
+    type Pos = IndexedPos;
+
+    fn layers(&self) -> usize {
+        self.layers.index.layer_count()
+    }
+
+    fn layer_size(&self, layer: usize) -> u64 {
+        self.layers.index.size_of(layer)
+    }
+
+    fn scan(&self, layer: usize, start: u64, end: u64, mut f: impl FnMut(u64, IndexedPos)) {
+        for i in start..end {
+            f(i, self.layers.index.unrank(layer, i));
+        }
+    }
+
+    fn position(&self, layer: usize, index: u64) -> IndexedPos {
+        self.layers.index.unrank(layer, index)
+    }
+
+    fn outcome(&self, pos: IndexedPos) -> Option<Outcome> {
+        self.gipf(pos).outcome()
+    }
+
+    fn for_each_next_child(&self, pos: IndexedPos, mut f: impl FnMut(u64)) {
+        self.for_each_later_child(pos, |j, r| {
+            if j == 1 {
+                f(r);
+            }
+        });
+    }
+
+    fn for_each_layer_child(&self, pos: IndexedPos, mut f: impl FnMut(u64)) {
+        self.children(pos, |l, r, _| {
+            if l == pos.layer {
+                f(r);
+            }
+        });
+    }
+
+    fn layer_children(&self, pos: IndexedPos) -> u32 {
+        let mut n = 0;
+        self.for_each_layer_child(pos, |_| n += 1);
+        n
+    }
+
+    fn for_each_layer_parent(&self, pos: IndexedPos, mut f: impl FnMut(u64)) {
+        self.gipf(pos).for_each_plain_parent(|p| {
+            let q = self.layers.index.pos_of(&p.state(), p.to_move()).expect("same layer");
+            f(self.layers.index.rank(&q));
+        });
+    }
+
+    fn sparse(&self) -> bool {
+        true
+    }
+
+    fn reach(&self) -> usize {
+        self.layers.index.layer_count()
+    }
+
+    fn for_each_later_child(&self, pos: IndexedPos, mut f: impl FnMut(usize, u64)) {
+        self.children(pos, |l, r, _| {
+            if l > pos.layer {
+                f((l - pos.layer) as usize, r);
+            }
+        });
+    }
+
+    fn expand(
+        &self,
+        pos: IndexedPos,
+        mut later: impl FnMut(usize, u64),
+        mut hidden: impl FnMut(u64),
+    ) -> u32 {
+        let mut n = 0;
+        self.children(pos, |l, r, plain| {
+            if l > pos.layer {
+                later((l - pos.layer) as usize, r);
+            } else {
+                n += 1;
+                if !plain {
+                    hidden(r);
+                }
+            }
+        });
+        n
+    }
+}
+
+/// The indexed retrograde solver for GIPF (`--solver retro2`); `unsupported` for other games.
+#[derive(Clone, Copy, Debug)]
+pub struct Retro2Solver {
+    budget_mib: usize,
+    threads: usize,
+}
+
+impl Retro2Solver {
+    /// A solver with the memory budget `options.tt_mib` and `options.threads` threads.
+    pub fn new(options: &SolverOptions) -> Self {
+        Retro2Solver { budget_mib: options.tt_mib, threads: options.threads.max(1) }
+    }
+}
+
+/// What a solve of a GIPF root found, beyond the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Retro2Info {
+    /// Positions in the index (all layers).
+    pub indexed: u64,
+    /// Positions reachable from the root.
+    pub reachable: u64,
+    /// The engine's memory estimate in bytes.
+    pub estimate: u64,
+    /// Hidden edges at most in one layer.
+    pub hidden: u64,
+}
+
+/// Bytes the solve of `model` needs when the layers `used` hold reachable positions.
+fn estimate(model: &GipfModel, used: &[bool]) -> u64 {
+    let idx = &model.layers.index;
+    let all: u64 = idx.total_size();
+    let kept: u64 = (0..idx.layer_count()).filter(|&l| used[l]).map(|l| idx.size_of(l)).sum();
+    let largest = (0..idx.layer_count()).filter(|&l| used[l]).map(|l| idx.size_of(l)).max();
+    all / 4 + 2 * kept + 3 * largest.unwrap_or(0)
+}
+
+/// The directory of the checkpoints of `root`, if asked for.
+fn checkpoint_dir(root: &Gipf) -> Option<PathBuf> {
+    let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT")?;
+    let key = root.exact_key()?;
+    Some(Path::new(&base).join(format!("gipf-{:?}-{key:032x}", root.params())))
+}
+
+fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join(format!("layer-{layer}.cells"));
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        for c in cells {
+            f.write_all(&c.to_le_bytes())?;
+        }
+        f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+fn load_cells(dir: &Path, layer: usize, len: u64) -> Option<Vec<u16>> {
+    let bytes = std::fs::read(dir.join(format!("layer-{layer}.cells"))).ok()?;
+    (bytes.len() as u64 == 2 * len)
+        .then(|| bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+}
+
+/// Progress on standard error when `BITSOLVE_RETRO_LOG` is set.
+fn log(line: &str) {
+    if std::env::var_os("BITSOLVE_RETRO_LOG").is_some() {
+        eprintln!("{line}");
+    }
+}
+
+fn save_reach(dir: &Path, sets: &[PackedValues]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let path = dir.join("reach.bits");
+    let tmp = path.with_extension("tmp");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        for s in sets {
+            f.write_all(&s.to_bytes())?;
+        }
+        f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
+    }
+    std::fs::rename(tmp, path)
+}
+
+fn load_reach(dir: &Path, model: &GipfModel) -> Option<Vec<PackedValues>> {
+    let bytes = std::fs::read(dir.join("reach.bits")).ok()?;
+    let sizes: Vec<u64> = (0..model.layers()).map(|l| model.layer_size(l)).collect();
+    let want: u64 = sizes.iter().map(|s| s.div_ceil(32) * 8).sum();
+    if bytes.len() as u64 != want {
+        return None;
+    }
+    let mut at = 0usize;
+    let mut sets = Vec::new();
+    for &len in &sizes {
+        let n = (len.div_ceil(32) * 8) as usize;
+        let words = bytes[at..at + n]
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
+            .collect();
+        sets.push(PackedValues::from_words(words, len));
+        at += n;
+    }
+    Some(sets)
+}
+
+/// Why a solve ended without an answer.
+enum Fail {
+    Unknown(Unknown),
+    Engine(EngineError),
+}
+
+/// Solves `root` with `model`: returns the solved cells of every layer (empty for layers
+/// without reachable positions) and what it found.
+///
+/// # Errors
+/// The reason of an `unknown` answer.
+fn solve_all(
+    model: &GipfModel,
+    root: &Gipf,
+    budget: u64,
+    limits: &Limits,
+    began: Instant,
+) -> Result<(Vec<Vec<u16>>, Retro2Info), Fail> {
+    let idx = &model.layers.index;
+    let mut info = Retro2Info { indexed: idx.total_size(), ..Retro2Info::default() };
+    if let Some(n) = limits.nodes
+        && info.indexed > n
+    {
+        return Err(Fail::Unknown(Unknown::TooLarge { positions: info.indexed, max: n }));
+    }
+    let over = |bytes: u64| {
+        Fail::Unknown(Unknown::GaveUp(format!(
+            "retro2 needs about {} MiB for {} indexed positions, more than its budget of {} \
+             MiB (--tt-mib)",
+            bytes >> 20,
+            info.indexed,
+            budget >> 20
+        )))
+    };
+    if info.indexed / 4 > budget {
+        return Err(over(info.indexed / 4));
+    }
+    let stop = AtomicBool::new(false);
+    let check = |_: u64| {
+        if limits.time.is_some_and(|t| began.elapsed() >= t)
+            || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let control = Control { progress: Some(&check), stop: Some(&stop) };
+    let (l0, r0) = model.layers.rank(root).expect("the root is in its own index");
+    let side = root.to_move().index() as u8;
+    let dir = checkpoint_dir(root);
+    let t = Instant::now();
+    let reached = if let Some(r) = dir.as_deref().and_then(|d| load_reach(d, model)) {
+        r
+    } else {
+        let r = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
+        if let Some(d) = &dir {
+            save_reach(d, &r).map_err(|e| {
+                Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
+            })?;
+        }
+        r
+    };
+    let counts: Vec<u64> = reached
+        .iter()
+        .map(|set| (0..set.len()).map(|i| u64::from(set.get(i) != 0)).sum())
+        .collect();
+    info.reachable = counts.iter().sum();
+    let used: Vec<bool> = counts.iter().map(|&c| c > 0).collect();
+    info.estimate = estimate(model, &used);
+    if info.estimate > budget {
+        return Err(over(info.estimate));
+    }
+    log(&format!(
+        "retro2: {} indexed, {} reachable in {:.1} s, estimate {} MiB",
+        info.indexed,
+        info.reachable,
+        t.elapsed().as_secs_f64(),
+        info.estimate >> 20
+    ));
+    let layers = idx.layer_count();
+    let mut cells: Vec<Vec<u16>> = vec![Vec::new(); layers];
+    for layer in (l0..layers).rev() {
+        if !used[layer] {
+            continue;
+        }
+        if let Some(d) = &dir
+            && let Some(c) = load_cells(d, layer, idx.size_of(layer))
+        {
+            cells[layer] = c;
+            continue;
+        }
+        let later: Vec<&[u16]> = cells[layer + 1..].iter().map(Vec::as_slice).collect();
+        let solved = solve_layer(model, layer, &later, Some(&reached[layer]), &control)
+            .map_err(Fail::Engine)?;
+        if let Some(d) = &dir {
+            save_cells(d, layer, &solved).map_err(|e| {
+                Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
+            })?;
+        }
+        cells[layer] = solved;
+        log(&format!(
+            "retro2: layer {layer} {:?}: {} positions, {} reachable, done at {:.1} s",
+            idx.layer_totals(layer),
+            idx.size_of(layer),
+            counts[layer],
+            began.elapsed().as_secs_f64()
+        ));
+    }
+    Ok((cells, info))
+}
+
+/// Solves a GIPF root: the report and what the solve found.
+pub fn solve_gipf(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+) -> (Report<GipfMove>, Retro2Info) {
+    let began = Instant::now();
+    let unknown = |why: Unknown, nodes: u64| {
+        let stats = Stats { nodes, elapsed: began.elapsed(), ..Stats::default() };
+        Report::unknown_because(why, stats)
+    };
+    let Some(model) = GipfModel::new(root) else {
+        let why =
+            Unknown::Unsupported("retro2 indexes GIPF boards of at most 64 cells (S <= 5)".into());
+        return (unknown(why, 0), Retro2Info::default());
+    };
+    let budget = (budget_mib as u64) << 20;
+    let (cells, info) = match solve_all(&model, root, budget, limits, began) {
+        Ok(x) => x,
+        Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
+        Err(Fail::Engine(EngineError::Stopped)) => {
+            return (unknown(Unknown::Limit, 0), Retro2Info::default());
+        }
+        Err(Fail::Engine(e)) => {
+            return (unknown(Unknown::GaveUp(e.to_string()), 0), Retro2Info::default());
+        }
+    };
+    let idx = &model.layers;
+    let cell_of = |g: &Gipf| {
+        let (l, r) = idx.rank(g).expect("in the index");
+        cells[l][r as usize]
+    };
+    let c0 = cell_of(root);
+    let (v0, d0) = (cell::value(c0), cell::distance(c0));
+    let wanted = match v0 {
+        WIN => LOSS,
+        LOSS => WIN,
+        _ => DRAW,
+    };
+    let mut moves = GipfMoves::default();
+    root.generate_moves(&mut moves);
+    let best_move = moves.iter().copied().find(|&mv| {
+        let mut child = root.clone();
+        child.play(mv);
+        let c = cell_of(&child);
+        cell::value(c) == wanted && (wanted == DRAW || cell::distance(c) + 1 == d0)
+    });
+    let (outcome, plies) = match v0 {
+        WIN => (Outcome::Win, Some(u32::from(d0))),
+        LOSS => (Outcome::Loss, Some(u32::from(d0))),
+        _ => (Outcome::Draw, None),
+    };
+    let stats = Stats { nodes: info.reachable, elapsed: began.elapsed(), ..Stats::default() };
+    (Report::solved(outcome, plies, best_move, stats), info)
+}
+
+impl<G: Game> Solver<G> for Retro2Solver {
+    /// Solves a GIPF root (see the module); any other game is `unsupported`.
+    fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
+        let began = Instant::now();
+        let Some(gipf) = (root as &dyn Any).downcast_ref::<Gipf>() else {
+            let stats = Stats { elapsed: began.elapsed(), ..Stats::default() };
+            return Report::unknown_because(
+                Unknown::Unsupported("retro2 solves GIPF positions only".into()),
+                stats,
+            );
+        };
+        let pool = crate::search::thread_pool(self.threads);
+        let (report, _) = pool.install(|| solve_gipf(gipf, limits, self.budget_mib));
+        // The move type is GIPF's: carry it over through `Any`.
+        let best_move =
+            report.best_move.and_then(|m| (&m as &dyn Any).downcast_ref::<G::Move>().copied());
+        Report {
+            outcome: report.outcome,
+            plies: report.plies,
+            best_move,
+            stats: report.stats,
+            unknown: report.unknown,
+        }
+    }
+}

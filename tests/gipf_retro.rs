@@ -1,0 +1,228 @@
+//! The indexed retrograde engine on GIPF (`--solver retro2`): un-pushes against forward move
+//! generation, and the solver against the brute-force oracle and against the hashed
+//! retrograde solver (`retro`) on small variants and random positions.
+
+use std::collections::HashSet;
+
+use bitsolve::games::gipf::index::{GipfIndex, GipfLayers};
+use bitsolve::search::brute::BruteSolver;
+use bitsolve::search::retro::gipf::solve_gipf;
+use bitsolve::unmove::LayeredIndex;
+use bitsolve::zobrist::KeyStream;
+use bitsolve::{Game, Gipf, Limits, Notation, Solver, SolverKind, SolverOptions, make_solver};
+
+fn pick(rng: &mut KeyStream, n: u64) -> u64 {
+    rng.next_key() % n
+}
+
+fn empty_rows(side: usize) -> String {
+    (0..2 * side - 1)
+        .map(|i| "_".repeat(side + i.min(2 * side - 2 - i)))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// A random legal position: parameters (totals up to `max_pieces`), then random moves from the
+/// start or from an empty board.
+fn random_position(rng: &mut KeyStream, side: usize, max_pieces: u64) -> Gipf {
+    let k = 2 + pick(rng, 3) as u32;
+    let (gw, gb) = (3 + pick(rng, max_pieces - 2) as u32, 3 + pick(rng, max_pieces - 2) as u32);
+    let text = if pick(rng, 2) == 0 {
+        let start = if side == 2 { "WB/B_W/WB" } else { "W_B/____/B___W/____/W_B" };
+        format!("{side} {k} {gw} {gb}/{} {} W/{start}", gw - 3, gb - 3)
+    } else {
+        format!("{side} {k} {gw} {gb}/{gw} {gb} W/{}", empty_rows(side))
+    };
+    let mut pos = Gipf::parse_position(&text).unwrap();
+    for _ in 0..pick(rng, 30) {
+        if pos.outcome().is_some() {
+            break;
+        }
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
+        pos.generate_moves(&mut moves);
+        pos.play(moves[pick(rng, moves.len() as u64) as usize]);
+    }
+    pos
+}
+
+/// A random position small enough for the engine in a test: S = 2 with totals up to 8, or
+/// (one in `s3`) S = 3 with totals 3 (an index of 2.5M positions).
+fn small_position(rng: &mut KeyStream, s3: u64) -> Gipf {
+    if pick(rng, s3) == 0 { random_position(rng, 3, 3) } else { random_position(rng, 2, 8) }
+}
+
+/// `for_each_child_state` lists exactly the states of `generate_moves` + `play`.
+#[test]
+fn child_states_match_the_move_generator() {
+    let mut rng = KeyStream::new(0xC41D);
+    for _ in 0..3000 {
+        let side = 2 + pick(&mut rng, 2) as usize;
+        let pos = random_position(&mut rng, side, 8);
+        let mut moves = bitsolve::games::gipf::GipfMoves::new();
+        pos.generate_moves(&mut moves);
+        let want: HashSet<_> = moves
+            .iter()
+            .map(|&m| {
+                let mut c = pos.clone();
+                c.play(m);
+                c.state()
+            })
+            .collect();
+        let mut got = Vec::new();
+        pos.for_each_child_state(|st, _| got.push(st));
+        assert_eq!(got.len(), want.len(), "{}", pos.format_position());
+        assert_eq!(got.into_iter().collect::<HashSet<_>>(), want, "{}", pos.format_position());
+    }
+}
+
+/// Un-pushes against forward moves on 10^5 random indexed positions (any placement, legal or
+/// not): every plain parent found is a parent by a plain move, and every plain move of a
+/// position is undone by an un-push of its child (no false parent, every parent found).
+#[test]
+fn unpushes_match_plain_moves() {
+    let mut rng = KeyStream::new(0x0A9E);
+    let (mut edges, mut hidden) = (0u64, 0u64);
+    for t in 0..100_000u64 {
+        let side = 2 + (t % 2) as usize;
+        let k = 2 + (t / 2 % 3) as u32;
+        let (gw, gb) = (3 + pick(&mut rng, 6) as u32, 3 + pick(&mut rng, 6) as u32);
+        let text = format!("{side} {k} {gw} {gb}/{gw} {gb} W/{}", empty_rows(side));
+        let template = Gipf::parse_position(&text).unwrap();
+        let layers = GipfLayers::new(&template).unwrap();
+        let l = pick(&mut rng, layers.layers() as u64) as usize;
+        let r = pick(&mut rng, layers.layer_size(l));
+        let pos = layers.unrank(l, r);
+        // As a parent: each plain child finds it back.
+        pos.for_each_child_state(|st, plain| {
+            if !plain {
+                hidden += 1;
+                return;
+            }
+            edges += 1;
+            let child = pos.with_state(st, !pos.to_move());
+            let mut found = 0;
+            child.for_each_plain_parent(|p| {
+                if p.state() == pos.state() && p.to_move() == pos.to_move() {
+                    found += 1;
+                }
+            });
+            assert_eq!(found, 1, "{} -> {}", pos.format_position(), child.format_position());
+        });
+        // As a child: each plain parent has it as a plain child, once.
+        let mut parents = HashSet::new();
+        pos.for_each_plain_parent(|p| {
+            assert!(parents.insert(p.state()), "parent twice");
+            assert_eq!(p.to_move(), !pos.to_move());
+            let mut hits = 0;
+            p.for_each_child_state(|st, plain| {
+                if st == pos.state() {
+                    assert!(
+                        plain,
+                        "{} -> {} not plain",
+                        p.format_position(),
+                        pos.format_position()
+                    );
+                    hits += 1;
+                }
+            });
+            assert_eq!(
+                hits,
+                1,
+                "false parent {} of {}",
+                p.format_position(),
+                pos.format_position()
+            );
+        });
+    }
+    assert!(edges > 100_000 && hidden > 1000, "plain {edges}, hidden {hidden}");
+}
+
+#[test]
+fn the_index_ranks_legal_positions_back() {
+    let mut rng = KeyStream::new(0x1D);
+    for _ in 0..2000 {
+        let side = 2 + pick(&mut rng, 2) as usize;
+        let pos = random_position(&mut rng, side, 8);
+        let layers = GipfLayers::new(&pos).unwrap();
+        let (l, r) = layers.rank(&pos).unwrap();
+        assert_eq!(l, 0);
+        assert_eq!(layers.unrank(l, r), pos);
+    }
+    assert!(GipfIndex::new(65, (3, 3)).is_none());
+}
+
+fn retro2(pos: &Gipf) -> bitsolve::Report<bitsolve::games::gipf::GipfMove> {
+    solve_gipf(pos, &Limits::none(), 1 << 12).0
+}
+
+/// Equal to the hashed retrograde solver, value and distance, on random small positions of
+/// S = 2 and 3 and on every S = 2 variant of the table.
+#[test]
+fn retro2_equals_retro() {
+    let retro = |p: &Gipf| {
+        make_solver::<Gipf>(SolverKind::Retro, &SolverOptions::default())
+            .solve(p, &Limits::nodes(200_000))
+    };
+    let mut rng = KeyStream::new(0x2E7);
+    let mut kinds = [0usize; 3];
+    for _ in 0..200 {
+        let pos = small_position(&mut rng, 40);
+        let want = retro(&pos);
+        if want.outcome.is_none() {
+            continue;
+        }
+        let got = retro2(&pos);
+        assert_eq!(got.value(), want.value(), "{}", pos.format_position());
+        assert_eq!(
+            got.stats.nodes,
+            want.stats.nodes,
+            "reachable positions of {}",
+            pos.format_position()
+        );
+        kinds[want.outcome.unwrap() as usize] += 1;
+        if let Some(mv) = got.best_move {
+            let mut c = pos.clone();
+            c.play(mv);
+            assert_eq!(retro(&c).value().unwrap().parent(), want.value().unwrap());
+        }
+    }
+    assert!(kinds.iter().all(|&n| n > 5), "outcomes (loss, draw, win) {kinds:?}");
+    for k in 2..=3 {
+        for gw in 3..=8u32 {
+            for gb in 3..=8u32 {
+                let text = format!("2 {k} {gw} {gb}/{} {} W/WB/B_W/WB", gw - 3, gb - 3);
+                let pos = Gipf::parse_position(&text).unwrap();
+                let (want, got) = (retro(&pos), retro2(&pos));
+                assert_eq!(got.value(), want.value(), "{text}");
+                assert_eq!(got.stats.nodes, want.stats.nodes, "{text}");
+            }
+        }
+    }
+}
+
+/// Equal to the brute-force oracle (value and distance) wherever it finishes.
+#[test]
+fn retro2_equals_brute_force() {
+    let mut rng = KeyStream::new(0xB2);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let pos = small_position(&mut rng, 60);
+        let Some(truth) = BruteSolver::new().solve(&pos, &Limits::nodes(50_000)).value() else {
+            continue;
+        };
+        checked += 1;
+        assert_eq!(retro2(&pos).value(), Some(truth), "{}", pos.format_position());
+    }
+    assert!(checked >= 100, "only {checked}");
+}
+
+/// The memory budget and the position cap give `unknown` with the reason.
+#[test]
+fn the_budget_gives_unknown() {
+    let pos = Gipf::parse_position("3 3 5 5/2 2 W/W_B/____/B___W/____/W_B").unwrap();
+    let (r, _) = solve_gipf(&pos, &Limits::none(), 1);
+    assert_eq!(r.outcome, None);
+    assert!(r.unknown.unwrap().to_string().contains("budget"));
+    let r = solve_gipf(&pos, &Limits::nodes(1000), 1 << 12).0;
+    assert!(matches!(r.unknown, Some(bitsolve::search::Unknown::TooLarge { .. })));
+}
