@@ -81,6 +81,24 @@ fn config(name: &str) -> (Reductions, u32) {
         "chains" => (Reductions::BASIC.with(Reductions::CHAINS), default),
         "all" => (Reductions::ALL, default),
         "all-everywhere" => (Reductions::ALL, u32::MAX),
+        "order" => (Reductions::BASIC.with(Reductions::ORDERING), default),
+        "hint" => (Reductions::BASIC.with(Reductions::PN_HINT), default),
+        "two" => (Reductions::BASIC.with(Reductions::TWO_PLY), default),
+        "oh" => (Reductions::BASIC.with(Reductions::ORDERING).with(Reductions::PN_HINT), default),
+        "ohg" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::PN_GUESS),
+            default,
+        ),
+        "oht" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::TWO_PLY),
+            default,
+        ),
         other => panic!(
             "unknown config {other} (basic, bridges, bridges-everywhere, chains, all, \
              all-everywhere)"
@@ -179,6 +197,100 @@ fn bands(args: &[String]) {
     }
 }
 
+/// Hard mode (see the module docs): every config on every `seed:plies` position, side by side.
+fn hard(args: &[String]) {
+    let limit: f64 = args.first().map_or(60.0, |a| a.parse().expect("seconds"));
+    let configs: Vec<String> =
+        args.get(1).map_or("basic", String::as_str).split(',').map(str::to_string).collect();
+    let specs: Vec<(u64, usize)> = args
+        .iter()
+        .skip(2)
+        .map(|a| {
+            let (s, p) = a.split_once(':').expect("seed:plies");
+            (s.parse().expect("seed"), p.parse().expect("plies"))
+        })
+        .collect();
+    let mut header = "| position | edges |".to_string();
+    let mut rule = "|---|---|".to_string();
+    for name in &configs {
+        header += &format!(" {name} result | {name} s | {name} nodes |");
+        rule += "---|---|---|";
+    }
+    println!("{header}");
+    println!("{rule}");
+    let mut totals = vec![(0.0f64, 0u64, 0usize); configs.len()];
+    for &(seed, plies) in &specs {
+        let game = random_game(seed);
+        let Some(base) = game.get(plies) else { continue };
+        let mut row = format!("| s{seed}:{plies} | {} |", component_edges(base));
+        for (k, full) in configs.iter().enumerate() {
+            // `name/e`: df-pn with the 1+epsilon thresholds, epsilon = e.
+            let (name, epsilon) = match full.split_once('/') {
+                Some((n, e)) => (n, Some(e.parse::<f64>().expect("epsilon"))),
+                None => (full.as_str(), None),
+            };
+            let options =
+                SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
+            let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+            let pos = configured(base, name);
+            let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+            let t = Instant::now();
+            let report = solver.solve(&pos, &limits);
+            let secs = t.elapsed().as_secs_f64();
+            let result = report.outcome.map_or("unknown", |o| o.as_str());
+            eprintln!(
+                "s{seed}:{plies} {full} {result} time_s {secs:.3} nodes {}",
+                report.stats.nodes
+            );
+            row += &format!(" {result} | {secs:.2} | {} |", report.stats.nodes);
+            totals[k].0 += secs;
+            totals[k].1 += report.stats.nodes;
+            totals[k].2 += usize::from(report.outcome.is_some());
+        }
+        println!("{row}");
+    }
+    let mut row = "| total | |".to_string();
+    for (secs, nodes, solved) in totals {
+        row += &format!(" {solved} solved | {secs:.2} | {nodes} |");
+    }
+    println!("{row}");
+}
+
+/// A position of the plain game with the reductions of a named configuration.
+fn configured(base: &Geography, name: &str) -> Geography {
+    let (reductions, scan) = config(name);
+    let mut pos = base.clone().with_reductions(reductions);
+    if reductions.contains(Reductions::BRIDGES) {
+        pos = pos.with_bridge_context(Arc::new(BridgeContext::new(scan)));
+    }
+    pos
+}
+
+/// Predict mode: how often [`reductions::bipartite_guess`] names the winner of solved
+/// positions of `low..=high` component edges.
+fn predict(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (seeds, low, high) = (arg(0, 20), arg(1, 40), arg(2, 120));
+    let options = SolverOptions { threads: 1, tt_mib: 64, ..SolverOptions::default() };
+    let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+    let (mut right, mut total, mut wins) = (0, 0, 0);
+    for seed in 1..=seeds {
+        for pos in random_game(seed) {
+            let pos = pos.with_reductions(Reductions::DEFAULT);
+            let e = u64::from(component_edges(&pos));
+            if !(low..=high).contains(&e) || pos.outcome().is_some() {
+                continue;
+            }
+            let limits = Limits { time: Some(Duration::from_secs(2)), ..Limits::default() };
+            let Some(o) = solver.solve(&pos, &limits).outcome else { continue };
+            total += 1;
+            wins += usize::from(o == bitsolve::Outcome::Win);
+            right += usize::from(reductions::bipartite_guess(&pos) == o);
+        }
+    }
+    println!("positions {total} mover wins {wins} guess right {right}");
+}
+
 /// Positions mode (see the module docs): a dataset file on stdout.
 fn positions(args: &[String]) {
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
@@ -207,6 +319,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "bands") {
         bands(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "predict") {
+        predict(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "hard") {
+        hard(&args[1..]);
         return;
     }
     if args.first().is_some_and(|a| a == "positions") {

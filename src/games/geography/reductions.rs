@@ -81,10 +81,67 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
         // A far side solved by the bridge reduction, entered across its bridge.
         return Some(if win { Outcome::Win } else { Outcome::Loss });
     }
-    if pos.reductions.contains(Reductions::BIPARTITE) {
-        return bipartite_outcome(pos);
+    if pos.reductions.contains(Reductions::BIPARTITE)
+        && let Some(outcome) = bipartite_outcome(pos)
+    {
+        return Some(outcome);
+    }
+    if pos.reductions.contains(Reductions::TWO_PLY) {
+        let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
+        if wins {
+            return Some(Outcome::Win);
+        }
+        if safe == 0 {
+            return Some(Outcome::Loss);
+        }
     }
     None
+}
+
+/// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
+/// ([`Reductions::PN_HINT`]): the mover needs one good move (`phi = 1`), the opponent must
+/// refute every move that does not hand it an immediate win (`delta` = the number of such safe
+/// moves, [`Geography::safe_replies`], at least 1).
+pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
+    let (safe, _) = pos.safe_replies(pos.token, 0, 0);
+    let delta = u64::from(safe.max(1));
+    if pos.reductions.contains(Reductions::PN_GUESS) {
+        return match bipartite_guess(pos) {
+            Outcome::Win => (1, GUESS_WEIGHT * delta),
+            _ => (GUESS_WEIGHT, delta),
+        };
+    }
+    (1, delta)
+}
+
+/// How much [`Reductions::PN_GUESS`] scales the numbers of the side the guess disfavours.
+pub const GUESS_WEIGHT: u64 = 2;
+
+/// The bipartite rule applied to the token's component with its odd edges left out: the
+/// component is 2-coloured by breadth-first search from the token, edges between vertices of
+/// the same colour are ignored, and the GF(2) rule decides the rest. Exact when the component
+/// is bipartite; otherwise a guess (for [`Reductions::PN_GUESS`]).
+pub fn bipartite_guess(pos: &Geography) -> Outcome {
+    let mut rows = [0u128; super::MAX_VERTICES];
+    let mut left = Vertices::from_cell(u32::from(pos.token));
+    let mut right = Vertices::EMPTY;
+    let mut seen = left;
+    let mut frontier = left;
+    while let Some(v) = frontier.pop_first() {
+        let nb = pos.neighbours(v as u8);
+        let new = nb.difference(seen);
+        if left.contains(v) {
+            right = right.union(new);
+        } else {
+            left = left.union(new);
+        }
+        seen = seen.union(new);
+        frontier = frontier.union(new);
+    }
+    for v in left {
+        rows[v as usize] = pos.rows[v as usize] & right.0;
+    }
+    row_outcome(pos.token, left, &rows)
 }
 
 /// The bipartite rule: `Some(result)` if the token's component is bipartite, `None` otherwise.
