@@ -22,8 +22,20 @@
 //! limit, and the largest solved at all.
 //!
 //! ```text
-//! cargo run --release --example geography_reach -- bands [seeds] [limit_s] [low] [high] [width] [jobs]
+//! cargo run --release --example geography_reach -- bands [per_band] [limit_s] [low] [high] [width] [jobs] [config]
 //! ```
+//! ```text
+//! cargo run --release --example geography_reach -- hard [limit_s] [configs] [seed:plies ...]
+//! ```
+//! Hard mode: each `seed:plies` position (ply `plies` of the random game of `seed`) solved
+//! once per config (comma-separated), side by side (result, seconds, nodes), on a fresh
+//! 256 MiB df-pn solver each time. A config is a name of [`config`] (`basic`, `bridges`, ...,
+//! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
+//! with the two-ply rule) with an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`.
+//! ```text
+//! cargo run --release --example geography_reach -- predict [seeds] [low] [high]
+//! ```
+//! Predict mode: how often the bipartite guess names the winner of random-game positions.
 //! ```text
 //! cargo run --release --example geography_reach -- positions [seeds] [low] [high]
 //! ```
@@ -32,13 +44,14 @@
 //! has `low..=high` edges (default 170 to 180), drawn from the seed; used by
 //! `scripts/parallel.sh` for the scaling study's geography part.
 //!
-//! Bands mode: the same random games for seeds `1..=seeds` (default 8); in each band of
-//! `width` (default 10) component edges from `low` to `high` (default 150 to 210), one
-//! position of each game whose token's component has that many remaining edges (drawn from the
-//! seed among the game's positions in the band) is solved with
-//! the default reductions (df-pn, 1 thread, 256 MiB, cold) within `limit_s` (default 60),
-//! `jobs` positions at a time (default 1). Output: one line per solve on stderr, then a table
-//! per band: positions sampled, solved within 1 s, 10 s and the limit, median time and the
+//! Bands mode: the same random games for seeds 1, 2, ... until each band of `width`
+//! (default 10) component edges from `low` to `high` (default 150 to 210) has `per_band`
+//! positions (default 10; seeds whose game skips a band give none there): one position of
+//! each game in each band (drawn from the seed among the game's positions in the band), the
+//! first `per_band` in seed order, solved with `config` (as in hard mode, default `basic`; df-pn,
+//! 1 thread, 256 MiB, cold) within `limit_s` (default 60), `jobs` positions at a time (default
+//! 1). Output: one line per solve on stderr, then a table per band: positions sampled, solved
+//! within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
 
 use std::sync::Arc;
@@ -127,19 +140,29 @@ fn random_game(seed: u64) -> Vec<Geography> {
 /// Bands mode (see the module docs).
 fn bands(args: &[String]) {
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
-    let (seeds, limit, low, high) = (arg(0, 8), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
+    let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
     let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
+    let full = args.get(6).map_or("basic", String::as_str).to_string();
+    let (name, epsilon) = match full.split_once('/') {
+        Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
+        None => (full.clone(), None),
+    };
+    let bands_total = (high - low).div_ceil(width);
     let band_of = |edges: u32| {
         let e = u64::from(edges);
         (low..high).contains(&e).then(|| (e - low) / width)
     };
     // (band, seed, plies, position): one position of each game in each band, drawn from the
-    // seed among the game's positions in that band.
+    // seed among the game's positions in that band, for seeds 1, 2, ... until every band has
+    // `per_band` positions (or MAX_SEEDS seeds were tried).
+    const MAX_SEEDS: u64 = 2000;
     let mut work = Vec::new();
-    for seed in 1..=seeds {
+    let mut filled = vec![0u64; bands_total as usize];
+    let mut seed = 0;
+    while seed < MAX_SEEDS && filled.iter().any(|&f| f < per_band) {
+        seed += 1;
         let mut by_band = std::collections::BTreeMap::<u64, Vec<(usize, Geography)>>::new();
         for (plies, pos) in random_game(seed).into_iter().enumerate() {
-            let pos = pos.with_reductions(Reductions::DEFAULT);
             if let Some(band) = band_of(component_edges(&pos)) {
                 by_band.entry(band).or_default().push((plies, pos));
             }
@@ -148,10 +171,18 @@ fn bands(args: &[String]) {
         for (band, mut positions) in by_band {
             let (plies, pos) =
                 positions.swap_remove(below(&mut rng, positions.len() as u64) as usize);
-            work.push((band, seed, plies, pos));
+            if filled[band as usize] < per_band {
+                filled[band as usize] += 1;
+                work.push((band, seed, plies, configured(&pos, &name)));
+            }
         }
     }
-    let options = SolverOptions { threads: 1, tt_mib: 256, ..SolverOptions::default() };
+    eprintln!("seeds 1..={seed}, config {full}");
+    println!("Seeds 1..={seed} ({} positions), config `{full}`.", work.len());
+    println!();
+    // The hardest first, so the pool's jobs end together.
+    work.sort_by_key(|w| std::cmp::Reverse(w.0));
+    let options = SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().expect("threads");
     let results: Vec<(u64, Sample, u64)> = pool.install(|| {
         use rayon::prelude::*;

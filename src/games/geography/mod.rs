@@ -121,6 +121,43 @@ impl Reductions {
     }
 }
 
+impl std::str::FromStr for Reductions {
+    type Err = String;
+
+    /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
+    /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint). Example: `default,bridges,chains`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut set = Reductions::NONE;
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            set = set.with(match name {
+                "none" => Reductions::NONE,
+                "default" => Reductions::DEFAULT,
+                "basic" => Reductions::BASIC,
+                "immediate-win" => Reductions::IMMEDIATE_WIN,
+                "bipartite" => Reductions::BIPARTITE,
+                "component-hash" => Reductions::COMPONENT_HASH,
+                "bridges" => Reductions::BRIDGES,
+                "chains" => Reductions::CHAINS,
+                "all" => Reductions::ALL,
+                "ordering" => Reductions::ORDERING,
+                "pn-hint" => Reductions::PN_HINT,
+                "pn-guess" => Reductions::PN_GUESS,
+                "two-ply" => Reductions::TWO_PLY,
+                "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
+                other => {
+                    return Err(format!(
+                        "unknown reduction `{other}` (none, default, basic, immediate-win, \
+                         bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
+                         pn-guess, two-ply, guided)"
+                    ));
+                }
+            });
+        }
+        Ok(set)
+    }
+}
+
 /// A position of undirected edge geography.
 #[derive(Clone, Debug)]
 pub struct Geography {
