@@ -105,6 +105,14 @@ fn config(name: &str) -> (Reductions, u32) {
                 .with(Reductions::PN_GUESS),
             default,
         ),
+        "p" => (Reductions::BASIC.with(Reductions::PARITY_SET), default),
+        "ohp" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::PARITY_SET),
+            default,
+        ),
         "oht" => (
             Reductions::BASIC
                 .with(Reductions::ORDERING)

@@ -92,6 +92,11 @@ impl Reductions {
     /// lean towards the side the bipartite rule favours on the token's component with its odd
     /// edges left out ([`reductions::bipartite_guess`]).
     pub const PN_GUESS: Reductions = Reductions(256);
+    /// The GF(2) loss certificate on any component ([`reductions::independent_set_loss`]):
+    /// an independent set `T` holding the token such that every other vertex has an even
+    /// number of edges into `T` means the mover loses (the opponent always answers back into
+    /// `T`). It generalises the losing half of the bipartite rule to components with odd cycles.
+    pub const PARITY_SET: Reductions = Reductions(512);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
@@ -126,7 +131,7 @@ impl std::str::FromStr for Reductions {
 
     /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
     /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
-    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint). Example: `default,bridges,chains`.
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`. Example: `default,bridges,chains`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut set = Reductions::NONE;
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -145,11 +150,12 @@ impl std::str::FromStr for Reductions {
                 "pn-guess" => Reductions::PN_GUESS,
                 "two-ply" => Reductions::TWO_PLY,
                 "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
+                "parity-set" => Reductions::PARITY_SET,
                 other => {
                     return Err(format!(
                         "unknown reduction `{other}` (none, default, basic, immediate-win, \
                          bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
-                         pn-guess, two-ply, guided)"
+                         pn-guess, two-ply, guided, parity-set)"
                     ));
                 }
             });
@@ -383,12 +389,12 @@ impl Geography {
         })
     }
 
-    /// For the side to move with the token on `t`, on the remaining edges without `{a, b}`
+    /// For the side to move with the token on `token`, on the remaining edges without `{a, b}`
     /// (pass `a == b` to remove nothing): the number of moves that do not let the opponent win
     /// at once (a move to `x` lets the opponent win at once when `x` has another neighbour of
     /// remaining degree 1), and whether some move wins at once (to a vertex whose only edge is
-    /// the one from `t`; such moves are not counted as safe).
-    pub fn safe_replies(&self, t: u8, a: u8, b: u8) -> (u32, bool) {
+    /// the one from `token`; such moves are not counted as safe).
+    pub fn safe_replies(&self, token: u8, a: u8, b: u8) -> (u32, bool) {
         let row = |v: u8| -> u128 {
             let r = self.rows[v as usize];
             if a == b {
@@ -403,11 +409,11 @@ impl Geography {
         };
         let mut safe = 0;
         let mut wins = false;
-        let mut rest = row(t);
+        let mut rest = row(token);
         while rest != 0 {
-            let x = rest.trailing_zeros() as u8;
+            let next = rest.trailing_zeros() as u8;
             rest &= rest - 1;
-            let beyond = row(x) & !(1u128 << t);
+            let beyond = row(next) & !(1u128 << token);
             if beyond == 0 {
                 wins = true;
                 continue;
@@ -415,10 +421,10 @@ impl Geography {
             let mut trap = false;
             let mut ys = beyond;
             while ys != 0 {
-                let y = ys.trailing_zeros() as u8;
+                let far = ys.trailing_zeros() as u8;
                 ys &= ys - 1;
                 // After t -> x the edge {t, x} is gone; y's degree counts that.
-                let dy = row(y).count_ones() - u32::from(y == t);
+                let dy = row(far).count_ones() - u32::from(far == token);
                 if dy == 1 {
                     trap = true;
                     break;

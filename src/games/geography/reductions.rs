@@ -86,6 +86,9 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     {
         return Some(outcome);
     }
+    if pos.reductions.contains(Reductions::PARITY_SET) && cached_independent_set_loss(pos) {
+        return Some(Outcome::Loss);
+    }
     if pos.reductions.contains(Reductions::TWO_PLY) {
         let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
         if wins {
@@ -96,6 +99,155 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
         }
     }
     None
+}
+
+/// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
+const PARITY_MEMO_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    /// Per-thread memo of the parity-set test: slot `hash % entries` holds the hash with its
+    /// low bit replaced by the answer (0: empty). The test is a pure function of the token and
+    /// its component's edges, so the memo changes no result (up to 63-bit hash collisions, as
+    /// for the search's tables); df-pn regenerates the children of a node at every visit, and
+    /// the memo spares the repeated tests.
+    static PARITY_MEMO: std::cell::RefCell<Vec<u64>> =
+        std::cell::RefCell::new(vec![0; PARITY_MEMO_ENTRIES]);
+}
+
+/// [`independent_set_loss`] through a small per-thread memo keyed by
+/// [`Geography::component_hash`].
+pub fn cached_independent_set_loss(pos: &Geography) -> bool {
+    let hash = pos.component_hash();
+    let tag = hash & !1;
+    if tag == 0 {
+        return independent_set_loss(pos);
+    }
+    let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
+    PARITY_MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        let entry = memo[slot];
+        if entry & !1 == tag {
+            return entry & 1 == 1;
+        }
+        let loss = independent_set_loss(pos);
+        memo[slot] = tag | u64::from(loss);
+        loss
+    })
+}
+
+/// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
+/// set `T` of the token's component holds the token `s` and every vertex outside `T` has an
+/// even number of remaining edges into `T`; then the mover loses.
+///
+/// Proof (the pairing argument behind the bipartite rule of Fraenkel, Scheinerman and Ullman,
+/// which needs no bipartiteness): while the token is in `T`, the mover must leave `T` (no edge
+/// inside `T`) to some `r`, whose number of edges into `T` becomes odd, so at least one;
+/// the opponent moves back into `T` along one of them, and `r` is even again. Only edges between
+/// `T` and the rest are ever used, so the invariant holds after every reply and the opponent
+/// is never stuck; the game is finite, so the mover gets stuck.
+///
+/// The set is looked for inside an independent set `I`: the token's colour class of the
+/// breadth-first layers of the component (even distance from the token), thinned greedily to
+/// an independent set (a vertex is kept unless it is adjacent to the token or to a vertex kept
+/// before; ascending order, then, if that fails and the class has odd edges, descending
+/// order). Inside `I` the
+/// condition is linear over GF(2): the row of `s` is a sum of rows of other vertices of `I`
+/// (all rows of `I` vanish on `I`'s columns). On a bipartite component `I` is the whole side,
+/// so this is exactly the losing half of the bipartite rule; with odd cycles it is a sufficient
+/// condition only.
+pub fn independent_set_loss(pos: &Geography) -> bool {
+    let s = pos.token;
+    // Layered search: even layers are the token's colour class.
+    let mut seen = 1u128 << s;
+    let mut frontier = seen;
+    let mut left = seen;
+    let mut even = true;
+    while frontier != 0 {
+        let mut next = 0u128;
+        let mut f = frontier;
+        while f != 0 {
+            let v = f.trailing_zeros() as usize;
+            f &= f - 1;
+            next |= pos.rows[v];
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+        even = !even;
+        if even {
+            left |= frontier;
+        }
+    }
+    let first = thin(pos, left, false);
+    if certificate(pos, first) {
+        return true;
+    }
+    // Odd edges inside the class: the other greedy order keeps other vertices.
+    let other = thin(pos, left, true);
+    other != first && certificate(pos, other)
+}
+
+/// The class `left` (holding the token) thinned greedily to an independent set: a vertex is
+/// kept unless it is adjacent to the token or to a vertex kept before it (in ascending or
+/// `descending` vertex order). The token is not in the result.
+fn thin(pos: &Geography, left: u128, descending: bool) -> u128 {
+    let s = pos.token;
+    let mut kept = 0u128;
+    let mut blocked = pos.rows[s as usize] | 1u128 << s;
+    let mut rest = left & !(1u128 << s);
+    while rest != 0 {
+        let v = if descending {
+            let v = 127 - rest.leading_zeros() as usize;
+            rest &= !(1u128 << v);
+            v
+        } else {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            v
+        };
+        if blocked >> v & 1 == 0 {
+            kept |= 1u128 << v;
+            blocked |= pos.rows[v];
+        }
+    }
+    kept
+}
+
+/// Whether the token's row is a GF(2) sum of rows of `candidates` (an independent set not
+/// adjacent to the token).
+fn certificate(pos: &Geography, mut candidates: u128) -> bool {
+    let s = pos.token;
+    let target = pos.rows[s as usize];
+    // Peel: a candidate with a 1 in a column no other candidate has, where the token's row
+    // has 0, is in no sum equal to the token's row; a column of the token's row that no
+    // candidate has rules every sum out.
+    loop {
+        let (mut once, mut twice) = (0u128, 0u128);
+        let mut c = candidates;
+        while c != 0 {
+            let v = c.trailing_zeros() as usize;
+            c &= c - 1;
+            twice |= once & pos.rows[v];
+            once |= pos.rows[v];
+        }
+        if target & !once != 0 {
+            return false;
+        }
+        let lonely = once & !twice & !target;
+        let mut removed = 0u128;
+        let mut c = candidates;
+        while c != 0 {
+            let v = c.trailing_zeros() as usize;
+            c &= c - 1;
+            if pos.rows[v] & lonely != 0 {
+                removed |= 1u128 << v;
+            }
+        }
+        if removed == 0 {
+            break;
+        }
+        candidates &= !removed;
+    }
+    row_outcome(s, Bitboard128(candidates | 1u128 << s), &pos.rows) == Outcome::Loss
 }
 
 /// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view

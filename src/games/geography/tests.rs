@@ -560,3 +560,31 @@ fn solvers_with_guidance_agree_with_brute_force() {
     }
     assert!(checked > 400, "{checked}");
 }
+
+#[test]
+fn parity_set_rule_agrees_with_brute_force() {
+    let mut rng = KeyStream::new(28);
+    let (mut losses, mut odd) = (0, 0);
+    for _ in 0..1500 {
+        let pos = random_position(&mut rng, false).with_reductions(Reductions::PARITY_SET);
+        if reductions::independent_set_loss(&pos) {
+            let truth = brute(&pos);
+            assert!(truth.is_none() || truth == Some(Outcome::Loss), "{}", pos.format_position());
+            losses += 1;
+            odd += usize::from(reductions::bipartite_outcome(&pos).is_none());
+        }
+    }
+    // Fires on components with odd cycles too, not only where the bipartite rule does.
+    assert!(losses > 100 && odd > 20, "{losses} losses, {odd} with odd cycles");
+}
+
+#[test]
+fn parity_set_rule_is_the_losing_half_of_the_bipartite_rule() {
+    let mut rng = KeyStream::new(29);
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng, true);
+        if let Some(o) = reductions::bipartite_outcome(&pos) {
+            assert_eq!(reductions::independent_set_loss(&pos), o == Outcome::Loss);
+        }
+    }
+}
