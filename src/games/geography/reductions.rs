@@ -20,6 +20,18 @@
 //!   decided at once.
 //! * **Forced chains** ([`canonical_hash`]). Paths through degree-2 vertices are hashed by
 //!   their ends and the parity of their length only.
+//! * **Parity sets** ([`independent_set_loss`], opt-in [`Reductions::PARITY_SET`]). The
+//!   pairing argument behind the losing half of the bipartite rule needs no bipartiteness: an
+//!   independent set holding the token into which every other vertex has an even number of
+//!   edges means the mover loses, on any component. Tested by GF(2) elimination on a thinned
+//!   colour class.
+//! * **Two plies** (opt-in [`Reductions::TWO_PLY`]): every move walks next to a vertex of
+//!   degree 1, so the mover loses.
+//!
+//! Search guidance (opt-in, exact either way): [`Reductions::ORDERING`] (moves by the safe
+//! replies they leave, [`Geography::safe_replies`]), [`Reductions::PN_HINT`] (df-pn initial
+//! numbers from them, [`proof_numbers_hint`]) and [`Reductions::PN_GUESS`] (leaning on
+//! [`bipartite_guess`]). `scripts/geography-reach-hard.sh` measures each side by side.
 
 use arrayvec::ArrayVec;
 

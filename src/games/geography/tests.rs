@@ -548,7 +548,8 @@ fn solvers_with_guidance_agree_with_brute_force() {
             GUIDANCE,
             GUIDANCE.with(Reductions::TWO_PLY),
             Reductions::BASIC.with(Reductions::PN_HINT),
-        ][i % 3];
+            GUIDANCE.with(Reductions::PARITY_SET),
+        ][i % 4];
         let pos = random_position(&mut rng, i % 5 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
         for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
