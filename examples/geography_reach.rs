@@ -54,6 +54,7 @@
 //! within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -145,6 +146,56 @@ fn random_game(seed: u64) -> Vec<Geography> {
     }
 }
 
+/// CPU seconds (user + system) used by this process so far, from `/proc/self/stat` (0 where
+/// that file is missing).
+fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Solves `pos` until it is solved or the process has used `limit` CPU seconds on it (a
+/// watcher thread polls the process's CPU time every 10 ms and raises the stop flag; a wall
+/// limit of 10 x `limit` is a safety net). Returns the report and the CPU seconds used.
+fn solve_on_cpu_clock(
+    solver: &mut dyn bitsolve::Solver<Geography>,
+    pos: &Geography,
+    limit: f64,
+) -> (bitsolve::search::Report<u8>, f64) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicBool::new(false));
+    let start = process_cpu_seconds();
+    let watcher = {
+        let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if process_cpu_seconds() - start >= limit {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs_f64(10.0 * limit)),
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    let report = solver.solve(pos, &limits);
+    done.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
+    (report, process_cpu_seconds() - start)
+}
+
+/// Bands mode: the most seeds tried to fill the bands.
+const MAX_SEEDS: u64 = 2000;
+
 /// Bands mode (see the module docs).
 fn bands(args: &[String]) {
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
@@ -155,6 +206,11 @@ fn bands(args: &[String]) {
         Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
         None => (full.clone(), None),
     };
+    // `cpu` as the 8th argument: times are the process's CPU seconds (one solve at a time),
+    // and the limit stops a solve after that much CPU time, so other work on the machine
+    // does not count against the solver.
+    let cpu_clock = args.get(7).is_some_and(|a| a == "cpu");
+    let jobs = if cpu_clock { 1 } else { jobs };
     let bands_total = (high - low).div_ceil(width);
     let band_of = |edges: u32| {
         let e = u64::from(edges);
@@ -163,7 +219,6 @@ fn bands(args: &[String]) {
     // (band, seed, plies, position): one position of each game in each band, drawn from the
     // seed among the game's positions in that band, for seeds 1, 2, ... until every band has
     // `per_band` positions (or MAX_SEEDS seeds were tried).
-    const MAX_SEEDS: u64 = 2000;
     let mut work = Vec::new();
     let mut filled = vec![0u64; bands_total as usize];
     let mut seed = 0;
@@ -197,15 +252,22 @@ fn bands(args: &[String]) {
         work.par_iter()
             .map(|(band, seed, plies, pos)| {
                 let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
-                let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
                 let t = Instant::now();
-                let report = solver.solve(pos, &limits);
-                let secs = t.elapsed().as_secs_f64();
+                let (report, secs) = if cpu_clock {
+                    solve_on_cpu_clock(solver.as_mut(), pos, limit)
+                } else {
+                    let limits =
+                        Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+                    let report = solver.solve(pos, &limits);
+                    (report, t.elapsed().as_secs_f64())
+                };
+                let wall = t.elapsed().as_secs_f64();
                 let edges = component_edges(pos);
                 let result = report.outcome.map_or("unknown", |o| o.as_str());
                 let nodes = report.stats.nodes;
                 eprintln!(
-                    "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes}"
+                    "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes} \
+                     wall_s {wall:.3}"
                 );
                 (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
             })
@@ -252,7 +314,7 @@ fn hard(args: &[String]) {
     let mut header = "| position | edges |".to_string();
     let mut rule = "|---|---|".to_string();
     for name in &configs {
-        header += &format!(" {name} result | {name} s | {name} nodes |");
+        let _ = write!(header, " {name} result | {name} s | {name} nodes |");
         rule += "---|---|---|";
     }
     println!("{header}");
@@ -281,7 +343,7 @@ fn hard(args: &[String]) {
                 "s{seed}:{plies} {full} {result} time_s {secs:.3} nodes {}",
                 report.stats.nodes
             );
-            row += &format!(" {result} | {secs:.2} | {} |", report.stats.nodes);
+            let _ = write!(row, " {result} | {secs:.2} | {} |", report.stats.nodes);
             totals[k].0 += secs;
             totals[k].1 += report.stats.nodes;
             totals[k].2 += usize::from(report.outcome.is_some());
@@ -290,7 +352,7 @@ fn hard(args: &[String]) {
     }
     let mut row = "| total | |".to_string();
     for (secs, nodes, solved) in totals {
-        row += &format!(" {solved} solved | {secs:.2} | {nodes} |");
+        let _ = write!(row, " {solved} solved | {secs:.2} | {nodes} |");
     }
     println!("{row}");
 }
