@@ -246,33 +246,48 @@ fn bands(args: &[String]) {
     // The hardest first, so the pool's jobs end together.
     work.sort_by_key(|w| std::cmp::Reverse(w.0));
     let options = SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().expect("threads");
-    let results: Vec<(u64, Sample, u64)> = pool.install(|| {
-        use rayon::prelude::*;
-        work.par_iter()
-            .map(|(band, seed, plies, pos)| {
-                let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
-                let t = Instant::now();
-                let (report, secs) = if cpu_clock {
-                    solve_on_cpu_clock(solver.as_mut(), pos, limit)
-                } else {
-                    let limits =
-                        Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
-                    let report = solver.solve(pos, &limits);
-                    (report, t.elapsed().as_secs_f64())
-                };
-                let wall = t.elapsed().as_secs_f64();
-                let edges = component_edges(pos);
-                let result = report.outcome.map_or("unknown", |o| o.as_str());
-                let nodes = report.stats.nodes;
-                eprintln!(
-                    "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes} \
+    // Plain threads taking work items in turn (not a rayon pool: a rayon worker waiting for
+    // the solver's own pool would steal and start further solves meanwhile, so solves would
+    // overlap).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let solve_one = |(band, seed, plies, pos): &(u64, u64, usize, Geography)| {
+        let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+        let t = Instant::now();
+        let (report, secs) = if cpu_clock {
+            solve_on_cpu_clock(solver.as_mut(), pos, limit)
+        } else {
+            let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+            let report = solver.solve(pos, &limits);
+            (report, t.elapsed().as_secs_f64())
+        };
+        let wall = t.elapsed().as_secs_f64();
+        let edges = component_edges(pos);
+        let result = report.outcome.map_or("unknown", |o| o.as_str());
+        let nodes = report.stats.nodes;
+        eprintln!(
+            "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes} \
                      wall_s {wall:.3}"
-                );
-                (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
+        );
+        (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
+    };
+    let mut results: Vec<(usize, (u64, Sample, u64))> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = work.get(i) else { break };
+                        mine.push((i, solve_one(item)));
+                    }
+                    mine
+                })
             })
-            .collect()
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("solver thread")).collect()
     });
+    results.sort_by_key(|r| r.0);
+    let results: Vec<(u64, Sample, u64)> = results.into_iter().map(|r| r.1).collect();
     println!(
         "| component edges | positions | solved <= 1 s | solved <= 10 s | solved <= {limit} s | \
          median time of solved (s) | most nodes solved |"
