@@ -196,21 +196,15 @@ fn solve_on_cpu_clock(
 /// Bands mode: the most seeds tried to fill the bands.
 const MAX_SEEDS: u64 = 2000;
 
-/// Bands mode (see the module docs).
-fn bands(args: &[String]) {
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
-    let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
-    let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
-    let full = args.get(6).map_or("basic", String::as_str).to_string();
-    let (name, epsilon) = match full.split_once('/') {
-        Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
-        None => (full.clone(), None),
-    };
-    // `cpu` as the 8th argument: times are the process's CPU seconds (one solve at a time),
-    // and the limit stops a solve after that much CPU time, so other work on the machine
-    // does not count against the solver.
-    let cpu_clock = args.get(7).is_some_and(|a| a == "cpu");
-    let jobs = if cpu_clock { 1 } else { jobs };
+/// Bands mode's work: `(band, seed, plies, position)` with one position of each game in each
+/// band of `width` edges from `low` to `high`, drawn from the seed among the game's positions
+/// in that band, for seeds 1, 2, ... until every band has `per_band` positions (or
+/// [`MAX_SEEDS`] seeds were tried), with the config `name`; and the last seed used.
+fn band_work(
+    per_band: u64,
+    (low, high, width): (u64, u64, u64),
+    name: &str,
+) -> (Vec<(u64, u64, usize, Geography)>, u64) {
     let bands_total = (high - low).div_ceil(width);
     let band_of = |edges: u32| {
         let e = u64::from(edges);
@@ -236,10 +230,29 @@ fn bands(args: &[String]) {
                 positions.swap_remove(below(&mut rng, positions.len() as u64) as usize);
             if filled[band as usize] < per_band {
                 filled[band as usize] += 1;
-                work.push((band, seed, plies, configured(&pos, &name)));
+                work.push((band, seed, plies, configured(&pos, name)));
             }
         }
     }
+    (work, seed)
+}
+
+/// Bands mode (see the module docs).
+fn bands(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
+    let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
+    let full = args.get(6).map_or("basic", String::as_str).to_string();
+    let (name, epsilon) = match full.split_once('/') {
+        Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
+        None => (full.clone(), None),
+    };
+    // `cpu` as the 8th argument: times are the process's CPU seconds (one solve at a time),
+    // and the limit stops a solve after that much CPU time, so other work on the machine
+    // does not count against the solver.
+    let cpu_clock = args.get(7).is_some_and(|a| a == "cpu");
+    let jobs = if cpu_clock { 1 } else { jobs };
+    let (mut work, seed) = band_work(per_band, (low, high, width), &name);
     eprintln!("seeds 1..={seed}, config {full}");
     println!("Seeds 1..={seed} ({} positions), config `{full}`.", work.len());
     println!();
