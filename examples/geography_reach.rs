@@ -22,8 +22,20 @@
 //! limit, and the largest solved at all.
 //!
 //! ```text
-//! cargo run --release --example geography_reach -- bands [seeds] [limit_s] [low] [high] [width] [jobs]
+//! cargo run --release --example geography_reach -- bands [per_band] [limit_s] [low] [high] [width] [jobs] [config]
 //! ```
+//! ```text
+//! cargo run --release --example geography_reach -- hard [limit_s] [configs] [seed:plies ...]
+//! ```
+//! Hard mode: each `seed:plies` position (ply `plies` of the random game of `seed`) solved
+//! once per config (comma-separated), side by side (result, seconds, nodes), on a fresh
+//! 256 MiB df-pn solver each time. A config is a name of [`config`] (`basic`, `bridges`, ...,
+//! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
+//! with the two-ply rule) with an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`.
+//! ```text
+//! cargo run --release --example geography_reach -- predict [seeds] [low] [high]
+//! ```
+//! Predict mode: how often the bipartite guess names the winner of random-game positions.
 //! ```text
 //! cargo run --release --example geography_reach -- positions [seeds] [low] [high]
 //! ```
@@ -32,15 +44,17 @@
 //! has `low..=high` edges (default 170 to 180), drawn from the seed; used by
 //! `scripts/parallel.sh` for the scaling study's geography part.
 //!
-//! Bands mode: the same random games for seeds `1..=seeds` (default 8); in each band of
-//! `width` (default 10) component edges from `low` to `high` (default 150 to 210), one
-//! position of each game whose token's component has that many remaining edges (drawn from the
-//! seed among the game's positions in the band) is solved with
-//! the default reductions (df-pn, 1 thread, 256 MiB, cold) within `limit_s` (default 60),
-//! `jobs` positions at a time (default 1). Output: one line per solve on stderr, then a table
-//! per band: positions sampled, solved within 1 s, 10 s and the limit, median time and the
+//! Bands mode: the same random games for seeds 1, 2, ... until each band of `width`
+//! (default 10) component edges from `low` to `high` (default 150 to 210) has `per_band`
+//! positions (default 10; seeds whose game skips a band give none there): one position of
+//! each game in each band (drawn from the seed among the game's positions in the band), the
+//! first `per_band` in seed order, solved with `config` (as in hard mode, default `basic`; df-pn,
+//! 1 thread, 256 MiB, cold) within `limit_s` (default 60), `jobs` positions at a time (default
+//! 1). Output: one line per solve on stderr, then a table per band: positions sampled, solved
+//! within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
 
+use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -81,6 +95,32 @@ fn config(name: &str) -> (Reductions, u32) {
         "chains" => (Reductions::BASIC.with(Reductions::CHAINS), default),
         "all" => (Reductions::ALL, default),
         "all-everywhere" => (Reductions::ALL, u32::MAX),
+        "order" => (Reductions::BASIC.with(Reductions::ORDERING), default),
+        "hint" => (Reductions::BASIC.with(Reductions::PN_HINT), default),
+        "two" => (Reductions::BASIC.with(Reductions::TWO_PLY), default),
+        "oh" => (Reductions::BASIC.with(Reductions::ORDERING).with(Reductions::PN_HINT), default),
+        "ohg" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::PN_GUESS),
+            default,
+        ),
+        "p" => (Reductions::BASIC.with(Reductions::PARITY_SET), default),
+        "ohp" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::PARITY_SET),
+            default,
+        ),
+        "oht" => (
+            Reductions::BASIC
+                .with(Reductions::ORDERING)
+                .with(Reductions::PN_HINT)
+                .with(Reductions::TWO_PLY),
+            default,
+        ),
         other => panic!(
             "unknown config {other} (basic, bridges, bridges-everywhere, chains, all, \
              all-everywhere)"
@@ -106,22 +146,80 @@ fn random_game(seed: u64) -> Vec<Geography> {
     }
 }
 
-/// Bands mode (see the module docs).
-fn bands(args: &[String]) {
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
-    let (seeds, limit, low, high) = (arg(0, 8), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
-    let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
+/// CPU seconds (user + system) used by this process so far, from `/proc/self/stat` (0 where
+/// that file is missing).
+fn process_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else { return 0.0 };
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after the name.
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// Solves `pos` until it is solved or the process has used `limit` CPU seconds on it (a
+/// watcher thread polls the process's CPU time every 10 ms and raises the stop flag; a wall
+/// limit of 10 x `limit` is a safety net). Returns the report and the CPU seconds used.
+fn solve_on_cpu_clock(
+    solver: &mut dyn bitsolve::Solver<Geography>,
+    pos: &Geography,
+    limit: f64,
+) -> (bitsolve::search::Report<u8>, f64) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicBool::new(false));
+    let start = process_cpu_seconds();
+    let watcher = {
+        let (stop, done) = (Arc::clone(&stop), Arc::clone(&done));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if process_cpu_seconds() - start >= limit {
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let limits = Limits {
+        time: Some(Duration::from_secs_f64(10.0 * limit)),
+        stop: Some(stop),
+        ..Limits::default()
+    };
+    let report = solver.solve(pos, &limits);
+    done.store(true, Ordering::Relaxed);
+    let _ = watcher.join();
+    (report, process_cpu_seconds() - start)
+}
+
+/// Bands mode: the most seeds tried to fill the bands.
+const MAX_SEEDS: u64 = 2000;
+
+/// Bands mode's work: `(band, seed, plies, position)` with one position of each game in each
+/// band of `width` edges from `low` to `high`, drawn from the seed among the game's positions
+/// in that band, for seeds 1, 2, ... until every band has `per_band` positions (or
+/// [`MAX_SEEDS`] seeds were tried), with the config `name`; and the last seed used.
+fn band_work(
+    per_band: u64,
+    (low, high, width): (u64, u64, u64),
+    name: &str,
+) -> (Vec<(u64, u64, usize, Geography)>, u64) {
+    let bands_total = (high - low).div_ceil(width);
     let band_of = |edges: u32| {
         let e = u64::from(edges);
         (low..high).contains(&e).then(|| (e - low) / width)
     };
     // (band, seed, plies, position): one position of each game in each band, drawn from the
-    // seed among the game's positions in that band.
+    // seed among the game's positions in that band, for seeds 1, 2, ... until every band has
+    // `per_band` positions (or MAX_SEEDS seeds were tried).
     let mut work = Vec::new();
-    for seed in 1..=seeds {
+    let mut filled = vec![0u64; bands_total as usize];
+    let mut seed = 0;
+    while seed < MAX_SEEDS && filled.iter().any(|&f| f < per_band) {
+        seed += 1;
         let mut by_band = std::collections::BTreeMap::<u64, Vec<(usize, Geography)>>::new();
         for (plies, pos) in random_game(seed).into_iter().enumerate() {
-            let pos = pos.with_reductions(Reductions::DEFAULT);
             if let Some(band) = band_of(component_edges(&pos)) {
                 by_band.entry(band).or_default().push((plies, pos));
             }
@@ -130,30 +228,79 @@ fn bands(args: &[String]) {
         for (band, mut positions) in by_band {
             let (plies, pos) =
                 positions.swap_remove(below(&mut rng, positions.len() as u64) as usize);
-            work.push((band, seed, plies, pos));
+            if filled[band as usize] < per_band {
+                filled[band as usize] += 1;
+                work.push((band, seed, plies, configured(&pos, name)));
+            }
         }
     }
-    let options = SolverOptions { threads: 1, tt_mib: 256, ..SolverOptions::default() };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().expect("threads");
-    let results: Vec<(u64, Sample, u64)> = pool.install(|| {
-        use rayon::prelude::*;
-        work.par_iter()
-            .map(|(band, seed, plies, pos)| {
-                let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
-                let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
-                let t = Instant::now();
-                let report = solver.solve(pos, &limits);
-                let secs = t.elapsed().as_secs_f64();
-                let edges = component_edges(pos);
-                let result = report.outcome.map_or("unknown", |o| o.as_str());
-                let nodes = report.stats.nodes;
-                eprintln!(
-                    "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes}"
-                );
-                (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
+    (work, seed)
+}
+
+/// Bands mode (see the module docs).
+fn bands(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
+    let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
+    let full = args.get(6).map_or("basic", String::as_str).to_string();
+    let (name, epsilon) = match full.split_once('/') {
+        Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
+        None => (full.clone(), None),
+    };
+    // `cpu` as the 8th argument: times are the process's CPU seconds (one solve at a time),
+    // and the limit stops a solve after that much CPU time, so other work on the machine
+    // does not count against the solver.
+    let cpu_clock = args.get(7).is_some_and(|a| a == "cpu");
+    let jobs = if cpu_clock { 1 } else { jobs };
+    let (mut work, seed) = band_work(per_band, (low, high, width), &name);
+    eprintln!("seeds 1..={seed}, config {full}");
+    println!("Seeds 1..={seed} ({} positions), config `{full}`.", work.len());
+    println!();
+    // The hardest first, so the pool's jobs end together.
+    work.sort_by_key(|w| std::cmp::Reverse(w.0));
+    let options = SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
+    // Plain threads taking work items in turn (not a rayon pool: a rayon worker waiting for
+    // the solver's own pool would steal and start further solves meanwhile, so solves would
+    // overlap).
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let solve_one = |(band, seed, plies, pos): &(u64, u64, usize, Geography)| {
+        let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+        let t = Instant::now();
+        let (report, secs) = if cpu_clock {
+            solve_on_cpu_clock(solver.as_mut(), pos, limit)
+        } else {
+            let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+            let report = solver.solve(pos, &limits);
+            (report, t.elapsed().as_secs_f64())
+        };
+        let wall = t.elapsed().as_secs_f64();
+        let edges = component_edges(pos);
+        let result = report.outcome.map_or("unknown", |o| o.as_str());
+        let nodes = report.stats.nodes;
+        eprintln!(
+            "seed {seed} plies {plies} edges {edges} {result} time_s {secs:.3} nodes {nodes} \
+                     wall_s {wall:.3}"
+        );
+        (*band, Sample { edges, solved: report.outcome.is_some(), secs }, nodes)
+    };
+    let mut results: Vec<(usize, (u64, Sample, u64))> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = work.get(i) else { break };
+                        mine.push((i, solve_one(item)));
+                    }
+                    mine
+                })
             })
-            .collect()
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("solver thread")).collect()
     });
+    results.sort_by_key(|r| r.0);
+    let results: Vec<(u64, Sample, u64)> = results.into_iter().map(|r| r.1).collect();
     println!(
         "| component edges | positions | solved <= 1 s | solved <= 10 s | solved <= {limit} s | \
          median time of solved (s) | most nodes solved |"
@@ -177,6 +324,100 @@ fn bands(args: &[String]) {
             most.map_or("-".to_string(), |n| n.to_string()),
         );
     }
+}
+
+/// Hard mode (see the module docs): every config on every `seed:plies` position, side by side.
+fn hard(args: &[String]) {
+    let limit: f64 = args.first().map_or(60.0, |a| a.parse().expect("seconds"));
+    let configs: Vec<String> =
+        args.get(1).map_or("basic", String::as_str).split(',').map(str::to_string).collect();
+    let specs: Vec<(u64, usize)> = args
+        .iter()
+        .skip(2)
+        .map(|a| {
+            let (s, p) = a.split_once(':').expect("seed:plies");
+            (s.parse().expect("seed"), p.parse().expect("plies"))
+        })
+        .collect();
+    let mut header = "| position | edges |".to_string();
+    let mut rule = "|---|---|".to_string();
+    for name in &configs {
+        let _ = write!(header, " {name} result | {name} s | {name} nodes |");
+        rule += "---|---|---|";
+    }
+    println!("{header}");
+    println!("{rule}");
+    let mut totals = vec![(0.0f64, 0u64, 0usize); configs.len()];
+    for &(seed, plies) in &specs {
+        let game = random_game(seed);
+        let Some(base) = game.get(plies) else { continue };
+        let mut row = format!("| s{seed}:{plies} | {} |", component_edges(base));
+        for (k, full) in configs.iter().enumerate() {
+            // `name/e`: df-pn with the 1+epsilon thresholds, epsilon = e.
+            let (name, epsilon) = match full.split_once('/') {
+                Some((n, e)) => (n, Some(e.parse::<f64>().expect("epsilon"))),
+                None => (full.as_str(), None),
+            };
+            let options =
+                SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
+            let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+            let pos = configured(base, name);
+            let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };
+            let t = Instant::now();
+            let report = solver.solve(&pos, &limits);
+            let secs = t.elapsed().as_secs_f64();
+            let result = report.outcome.map_or("unknown", |o| o.as_str());
+            eprintln!(
+                "s{seed}:{plies} {full} {result} time_s {secs:.3} nodes {}",
+                report.stats.nodes
+            );
+            let _ = write!(row, " {result} | {secs:.2} | {} |", report.stats.nodes);
+            totals[k].0 += secs;
+            totals[k].1 += report.stats.nodes;
+            totals[k].2 += usize::from(report.outcome.is_some());
+        }
+        println!("{row}");
+    }
+    let mut row = "| total | |".to_string();
+    for (secs, nodes, solved) in totals {
+        let _ = write!(row, " {solved} solved | {secs:.2} | {nodes} |");
+    }
+    println!("{row}");
+}
+
+/// A position of the plain game with the reductions of a named configuration.
+fn configured(base: &Geography, name: &str) -> Geography {
+    let (reductions, scan) = config(name);
+    let mut pos = base.clone().with_reductions(reductions);
+    if reductions.contains(Reductions::BRIDGES) {
+        pos = pos.with_bridge_context(Arc::new(BridgeContext::new(scan)));
+    }
+    pos
+}
+
+/// Predict mode: how often [`reductions::bipartite_guess`] names the winner of solved
+/// positions of `low..=high` component edges.
+fn predict(args: &[String]) {
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let (seeds, low, high) = (arg(0, 20), arg(1, 40), arg(2, 120));
+    let options = SolverOptions { threads: 1, tt_mib: 64, ..SolverOptions::default() };
+    let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
+    let (mut right, mut total, mut wins) = (0, 0, 0);
+    for seed in 1..=seeds {
+        for pos in random_game(seed) {
+            let pos = pos.with_reductions(Reductions::DEFAULT);
+            let e = u64::from(component_edges(&pos));
+            if !(low..=high).contains(&e) || pos.outcome().is_some() {
+                continue;
+            }
+            let limits = Limits { time: Some(Duration::from_secs(2)), ..Limits::default() };
+            let Some(o) = solver.solve(&pos, &limits).outcome else { continue };
+            total += 1;
+            wins += usize::from(o == bitsolve::Outcome::Win);
+            right += usize::from(reductions::bipartite_guess(&pos) == o);
+        }
+    }
+    println!("positions {total} mover wins {wins} guess right {right}");
 }
 
 /// Positions mode (see the module docs): a dataset file on stdout.
@@ -207,6 +448,14 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "bands") {
         bands(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "predict") {
+        predict(&args[1..]);
+        return;
+    }
+    if args.first().is_some_and(|a| a == "hard") {
+        hard(&args[1..]);
         return;
     }
     if args.first().is_some_and(|a| a == "positions") {

@@ -192,6 +192,15 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// Initial df-pn numbers `(phi, delta)` for this position, new to the search and not over,
+    /// from its mover's view (`phi`: cost of proving the mover wins, `delta`: cost of refuting
+    /// that; both at least 1), when the game knows better than the search's own initialisation
+    /// (mobility or `1, 1`). `None` (the default): the search's own numbers. A hint is only a
+    /// guess: it changes the order of the search, never its result.
+    fn proof_numbers_hint(&self) -> Option<(u64, u64)> {
+        None
+    }
+
     /// The first move [`Game::generate_moves`] would give, if any. Searches that only need one
     /// reply (the df-pn win probe) call this; games override it when they can find that move
     /// without generating the others. Default: generate and take the first.

@@ -23,6 +23,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use bitsolve::games::geography::Reductions;
 use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits};
 use bitsolve::search::mate;
 use bitsolve::zobrist::KeyStream;
@@ -95,6 +96,8 @@ pub struct EnginePlayer {
     proven: bool,
     /// How the last move was chosen.
     note: String,
+    /// The reductions the solver's positions apply (`None`: those of the position given).
+    reductions: Option<Reductions>,
 }
 
 impl EnginePlayer {
@@ -108,7 +111,16 @@ impl EnginePlayer {
             reach: initial_reach(budget / 2),
             proven: false,
             note: String::new(),
+            reductions: None,
         }
+    }
+
+    /// The same player, solving with the reductions `reductions` (`geography client
+    /// --reductions`).
+    #[must_use]
+    pub fn with_reductions(mut self, reductions: Reductions) -> Self {
+        self.reductions = Some(reductions);
+        self
     }
 
     /// The move to play in `pos`, or `None` if it has no legal move; thinks until at most
@@ -130,7 +142,11 @@ impl EnginePlayer {
         if pos.outcome().is_none() && edges <= self.reach {
             let left = self.budget.saturating_sub(start.elapsed());
             let share = left.mul_f64(if self.proven { 0.85 } else { 0.5 });
-            let report = self.solver.solve(pos, &Limits { time: Some(share), ..Limits::default() });
+            let limits = Limits { time: Some(share), ..Limits::default() };
+            let report = match self.reductions {
+                Some(r) => self.solver.solve(&pos.clone().with_reductions(r), &limits),
+                None => self.solver.solve(pos, &limits),
+            };
             let _ = write!(
                 self.note,
                 ", solver {:?} in {:.1} ms",

@@ -54,7 +54,7 @@ pub type GeographyMoves = ArrayVec<u8, MAX_VERTICES>;
 
 /// Which exact reductions a position applies (a small bit set).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Reductions(u8);
+pub struct Reductions(u16);
 
 impl Reductions {
     /// None: the plain rules.
@@ -76,7 +76,28 @@ impl Reductions {
     /// of their length ([`reductions::canonical_hash`]). The hash then covers only the token's
     /// component.
     pub const CHAINS: Reductions = Reductions(16);
-    /// Every reduction.
+    /// Search guidance, not a reduction (exact either way): [`Game::generate_moves`] lists
+    /// the moves in a structural order, moves that win at once first, then by how few safe
+    /// replies they leave the opponent ([`Geography::safe_replies`]), moves that let the
+    /// opponent win at once last.
+    pub const ORDERING: Reductions = Reductions(32);
+    /// Search guidance, not a reduction: [`Game::proof_numbers_hint`] gives df-pn initial
+    /// numbers from the structure ([`reductions::proof_numbers_hint`]) instead of the plain
+    /// move count.
+    pub const PN_HINT: Reductions = Reductions(64);
+    /// A position whose every move lets the opponent win at once (walks next to a vertex of
+    /// degree 1) is decided lost ([`reductions::decide`]).
+    pub const TWO_PLY: Reductions = Reductions(128);
+    /// Search guidance, not a reduction: with [`Reductions::PN_HINT`], df-pn's initial numbers
+    /// lean towards the side the bipartite rule favours on the token's component with its odd
+    /// edges left out ([`reductions::bipartite_guess`]).
+    pub const PN_GUESS: Reductions = Reductions(256);
+    /// The GF(2) loss certificate on any component ([`reductions::independent_set_loss`]):
+    /// an independent set `T` holding the token such that every other vertex has an even
+    /// number of edges into `T` means the mover loses (the opponent always answers back into
+    /// `T`). It generalises the losing half of the bipartite rule to components with odd cycles.
+    pub const PARITY_SET: Reductions = Reductions(512);
+    /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
     /// component hash.
@@ -102,6 +123,44 @@ impl Reductions {
     #[must_use]
     pub const fn without(self, other: Reductions) -> Reductions {
         Reductions(self.0 & !other.0)
+    }
+}
+
+impl std::str::FromStr for Reductions {
+    type Err = String;
+
+    /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
+    /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`. Example: `default,bridges,chains`.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let mut set = Reductions::NONE;
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            set = set.with(match name {
+                "none" => Reductions::NONE,
+                "default" => Reductions::DEFAULT,
+                "basic" => Reductions::BASIC,
+                "immediate-win" => Reductions::IMMEDIATE_WIN,
+                "bipartite" => Reductions::BIPARTITE,
+                "component-hash" => Reductions::COMPONENT_HASH,
+                "bridges" => Reductions::BRIDGES,
+                "chains" => Reductions::CHAINS,
+                "all" => Reductions::ALL,
+                "ordering" => Reductions::ORDERING,
+                "pn-hint" => Reductions::PN_HINT,
+                "pn-guess" => Reductions::PN_GUESS,
+                "two-ply" => Reductions::TWO_PLY,
+                "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
+                "parity-set" => Reductions::PARITY_SET,
+                other => {
+                    return Err(format!(
+                        "unknown reduction `{other}` (none, default, basic, immediate-win, \
+                         bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
+                         pn-guess, two-ply, guided, parity-set)"
+                    ));
+                }
+            });
+        }
+        Ok(set)
     }
 }
 
@@ -185,7 +244,7 @@ impl Geography {
                 pos.two |= 1u128 << v;
             }
         }
-        pos.refresh();
+        pos.refresh(None);
         Ok(pos)
     }
 
@@ -211,7 +270,7 @@ impl Geography {
         } else if self.bridges.is_none() {
             self.bridges = Some(Arc::new(BridgeContext::default()));
         }
-        self.refresh();
+        self.refresh(None);
         self
     }
 
@@ -221,7 +280,7 @@ impl Geography {
     pub fn with_bridge_context(mut self, context: Arc<BridgeContext>) -> Self {
         self.reductions = self.reductions.with(Reductions::BRIDGES);
         self.bridges = Some(context);
-        self.refresh();
+        self.refresh(None);
         self
     }
 
@@ -330,9 +389,87 @@ impl Geography {
         })
     }
 
-    /// Recomputes the cached component, the outside hash and the decided result.
-    fn refresh(&mut self) {
-        let component = reductions::component_of(self);
+    /// For the side to move with the token on `token`, on the remaining edges without `{a, b}`
+    /// (pass `a == b` to remove nothing): the number of moves that do not let the opponent win
+    /// at once (a move to `x` lets the opponent win at once when `x` has another neighbour of
+    /// remaining degree 1), and whether some move wins at once (to a vertex whose only edge is
+    /// the one from `token`; such moves are not counted as safe).
+    pub fn safe_replies(&self, token: u8, a: u8, b: u8) -> (u32, bool) {
+        let row = |v: u8| -> u128 {
+            let r = self.rows[v as usize];
+            if a == b {
+                r
+            } else if v == a {
+                r & !(1u128 << b)
+            } else if v == b {
+                r & !(1u128 << a)
+            } else {
+                r
+            }
+        };
+        let mut safe = 0;
+        let mut wins = false;
+        let mut rest = row(token);
+        while rest != 0 {
+            let next = rest.trailing_zeros() as u8;
+            rest &= rest - 1;
+            let beyond = row(next) & !(1u128 << token);
+            if beyond == 0 {
+                wins = true;
+                continue;
+            }
+            let mut trap = false;
+            let mut ys = beyond;
+            while ys != 0 {
+                let far = ys.trailing_zeros() as u8;
+                ys &= ys - 1;
+                // After t -> x the edge {t, x} is gone; y's degree counts that.
+                let dy = row(far).count_ones() - u32::from(far == token);
+                if dy == 1 {
+                    trap = true;
+                    break;
+                }
+            }
+            if !trap {
+                safe += 1;
+            }
+        }
+        (safe, wins)
+    }
+
+    /// The token's component after a move from `from` to the token: the cached component if
+    /// the edge just removed was not a bridge (the token still reaches `from`), else the new,
+    /// smaller one. A layered search from the token stops as soon as it meets `from` or one of
+    /// its neighbours, which on contest graphs takes a layer or two instead of the whole
+    /// component.
+    fn component_after_move(&self, from: u8) -> Vertices {
+        let goal = self.rows[from as usize] | 1u128 << from;
+        let mut seen = 1u128 << self.token;
+        let mut frontier = seen;
+        while frontier != 0 {
+            if seen & goal != 0 {
+                return self.component;
+            }
+            let mut next = 0u128;
+            while frontier != 0 {
+                let v = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                next |= self.rows[v];
+            }
+            frontier = next & !seen;
+            seen |= frontier;
+        }
+        if seen & goal != 0 { self.component } else { Bitboard128(seen) }
+    }
+
+    /// Recomputes the cached component (incrementally after a move from `from`), the outside
+    /// hash and the decided result.
+    fn refresh(&mut self, from: Option<u8>) {
+        let component = match from {
+            Some(from) => self.component_after_move(from),
+            None => reductions::component_of(self),
+        };
+        debug_assert_eq!(component, reductions::component_of(self));
         let cut_off = Bitboard128(self.component.0 & !component.0);
         if !cut_off.is_empty() {
             // The move cut a bridge: the far side's edges can never be used again.
@@ -361,6 +498,20 @@ impl Game for Geography {
         for w in self.neighbours(self.token) {
             moves.push(w as u8);
         }
+        if self.reductions.contains(Reductions::ORDERING) && moves.len() > 1 {
+            let t = self.token;
+            moves.sort_by_cached_key(|&w| {
+                // The opponent at `w` after the edge {t, w} is gone.
+                let (safe, wins) = self.safe_replies(w, t, w);
+                if self.degree(w) == 1 {
+                    0 // leaves the opponent stuck
+                } else if wins {
+                    u32::MAX // the opponent wins at once
+                } else {
+                    1 + safe
+                }
+            });
+        }
     }
 
     fn play(&mut self, mv: u8) {
@@ -379,13 +530,22 @@ impl Game for Geography {
             };
         }
         self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
+        let from = self.token;
         self.token = mv;
         debug_assert_eq!(self.full_hash, self.hash_from_scratch());
-        self.refresh();
+        self.refresh(Some(from));
     }
 
     fn outcome(&self) -> Option<Outcome> {
         self.decided
+    }
+
+    fn proof_numbers_hint(&self) -> Option<(u64, u64)> {
+        if self.reductions.contains(Reductions::PN_HINT) {
+            Some(reductions::proof_numbers_hint(self))
+        } else {
+            None
+        }
     }
 
     fn hash(&self) -> u64 {

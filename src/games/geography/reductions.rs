@@ -20,6 +20,18 @@
 //!   decided at once.
 //! * **Forced chains** ([`canonical_hash`]). Paths through degree-2 vertices are hashed by
 //!   their ends and the parity of their length only.
+//! * **Parity sets** ([`independent_set_loss`], opt-in [`Reductions::PARITY_SET`]). The
+//!   pairing argument behind the losing half of the bipartite rule needs no bipartiteness: an
+//!   independent set holding the token into which every other vertex has an even number of
+//!   edges means the mover loses, on any component. Tested by GF(2) elimination on a thinned
+//!   colour class.
+//! * **Two plies** (opt-in [`Reductions::TWO_PLY`]): every move walks next to a vertex of
+//!   degree 1, so the mover loses.
+//!
+//! Search guidance (opt-in, exact either way): [`Reductions::ORDERING`] (moves by the safe
+//! replies they leave, [`Geography::safe_replies`]), [`Reductions::PN_HINT`] (df-pn initial
+//! numbers from them, [`proof_numbers_hint`]) and [`Reductions::PN_GUESS`] (leaning on
+//! [`bipartite_guess`]). `scripts/geography-reach-hard.sh` measures each side by side.
 
 use arrayvec::ArrayVec;
 
@@ -81,10 +93,219 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
         // A far side solved by the bridge reduction, entered across its bridge.
         return Some(if win { Outcome::Win } else { Outcome::Loss });
     }
-    if pos.reductions.contains(Reductions::BIPARTITE) {
-        return bipartite_outcome(pos);
+    if pos.reductions.contains(Reductions::BIPARTITE)
+        && let Some(outcome) = bipartite_outcome(pos)
+    {
+        return Some(outcome);
+    }
+    if pos.reductions.contains(Reductions::PARITY_SET) && cached_independent_set_loss(pos) {
+        return Some(Outcome::Loss);
+    }
+    if pos.reductions.contains(Reductions::TWO_PLY) {
+        let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
+        if wins {
+            return Some(Outcome::Win);
+        }
+        if safe == 0 {
+            return Some(Outcome::Loss);
+        }
     }
     None
+}
+
+/// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
+const PARITY_MEMO_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    /// Per-thread memo of the parity-set test: slot `hash % entries` holds the hash with its
+    /// low bit replaced by the answer (0: empty). The test is a pure function of the token and
+    /// its component's edges, so the memo changes no result (up to 63-bit hash collisions, as
+    /// for the search's tables); df-pn regenerates the children of a node at every visit, and
+    /// the memo spares the repeated tests.
+    static PARITY_MEMO: std::cell::RefCell<Vec<u64>> =
+        std::cell::RefCell::new(vec![0; PARITY_MEMO_ENTRIES]);
+}
+
+/// [`independent_set_loss`] through a small per-thread memo keyed by
+/// [`Geography::component_hash`].
+pub fn cached_independent_set_loss(pos: &Geography) -> bool {
+    let hash = pos.component_hash();
+    let tag = hash & !1;
+    if tag == 0 {
+        return independent_set_loss(pos);
+    }
+    let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
+    PARITY_MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        let entry = memo[slot];
+        if entry & !1 == tag {
+            return entry & 1 == 1;
+        }
+        let loss = independent_set_loss(pos);
+        memo[slot] = tag | u64::from(loss);
+        loss
+    })
+}
+
+/// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
+/// set `T` of the token's component holds the token `s` and every vertex outside `T` has an
+/// even number of remaining edges into `T`; then the mover loses.
+///
+/// Proof (the pairing argument behind the bipartite rule of Fraenkel, Scheinerman and Ullman,
+/// which needs no bipartiteness): while the token is in `T`, the mover must leave `T` (no edge
+/// inside `T`) to some `r`, whose number of edges into `T` becomes odd, so at least one;
+/// the opponent moves back into `T` along one of them, and `r` is even again. Only edges between
+/// `T` and the rest are ever used, so the invariant holds after every reply and the opponent
+/// is never stuck; the game is finite, so the mover gets stuck.
+///
+/// The set is looked for inside an independent set `I`: the token's colour class of the
+/// breadth-first layers of the component (even distance from the token), thinned greedily to
+/// an independent set (a vertex is kept unless it is adjacent to the token or to a vertex kept
+/// before; ascending order, then, if that fails and the class has odd edges, descending
+/// order). Inside `I` the
+/// condition is linear over GF(2): the row of `s` is a sum of rows of other vertices of `I`
+/// (all rows of `I` vanish on `I`'s columns). On a bipartite component `I` is the whole side,
+/// so this is exactly the losing half of the bipartite rule; with odd cycles it is a sufficient
+/// condition only.
+pub fn independent_set_loss(pos: &Geography) -> bool {
+    let s = pos.token;
+    // Layered search: even layers are the token's colour class.
+    let mut seen = 1u128 << s;
+    let mut frontier = seen;
+    let mut left = seen;
+    let mut even = true;
+    while frontier != 0 {
+        let mut next = 0u128;
+        let mut f = frontier;
+        while f != 0 {
+            let v = f.trailing_zeros() as usize;
+            f &= f - 1;
+            next |= pos.rows[v];
+        }
+        frontier = next & !seen;
+        seen |= frontier;
+        even = !even;
+        if even {
+            left |= frontier;
+        }
+    }
+    let first = thin(pos, left, false);
+    if certificate(pos, first) {
+        return true;
+    }
+    // Odd edges inside the class: the other greedy order keeps other vertices.
+    let other = thin(pos, left, true);
+    other != first && certificate(pos, other)
+}
+
+/// The class `left` (holding the token) thinned greedily to an independent set: a vertex is
+/// kept unless it is adjacent to the token or to a vertex kept before it (in ascending or
+/// `descending` vertex order). The token is not in the result.
+fn thin(pos: &Geography, left: u128, descending: bool) -> u128 {
+    let s = pos.token;
+    let mut kept = 0u128;
+    let mut blocked = pos.rows[s as usize] | 1u128 << s;
+    let mut rest = left & !(1u128 << s);
+    while rest != 0 {
+        let v = if descending {
+            let v = 127 - rest.leading_zeros() as usize;
+            rest &= !(1u128 << v);
+            v
+        } else {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            v
+        };
+        if blocked >> v & 1 == 0 {
+            kept |= 1u128 << v;
+            blocked |= pos.rows[v];
+        }
+    }
+    kept
+}
+
+/// Whether the token's row is a GF(2) sum of rows of `candidates` (an independent set not
+/// adjacent to the token).
+fn certificate(pos: &Geography, mut candidates: u128) -> bool {
+    let s = pos.token;
+    let target = pos.rows[s as usize];
+    // Peel: a candidate with a 1 in a column no other candidate has, where the token's row
+    // has 0, is in no sum equal to the token's row; a column of the token's row that no
+    // candidate has rules every sum out.
+    loop {
+        let (mut once, mut twice) = (0u128, 0u128);
+        let mut c = candidates;
+        while c != 0 {
+            let v = c.trailing_zeros() as usize;
+            c &= c - 1;
+            twice |= once & pos.rows[v];
+            once |= pos.rows[v];
+        }
+        if target & !once != 0 {
+            return false;
+        }
+        let lonely = once & !twice & !target;
+        let mut removed = 0u128;
+        let mut c = candidates;
+        while c != 0 {
+            let v = c.trailing_zeros() as usize;
+            c &= c - 1;
+            if pos.rows[v] & lonely != 0 {
+                removed |= 1u128 << v;
+            }
+        }
+        if removed == 0 {
+            break;
+        }
+        candidates &= !removed;
+    }
+    row_outcome(s, Bitboard128(candidates | 1u128 << s), &pos.rows) == Outcome::Loss
+}
+
+/// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
+/// ([`Reductions::PN_HINT`]): the mover needs one good move (`phi = 1`), the opponent must
+/// refute every move that does not hand it an immediate win (`delta` = the number of such safe
+/// moves, [`Geography::safe_replies`], at least 1).
+pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
+    let (safe, _) = pos.safe_replies(pos.token, 0, 0);
+    let delta = u64::from(safe.max(1));
+    if pos.reductions.contains(Reductions::PN_GUESS) {
+        return match bipartite_guess(pos) {
+            Outcome::Win => (1, GUESS_WEIGHT * delta),
+            _ => (GUESS_WEIGHT, delta),
+        };
+    }
+    (1, delta)
+}
+
+/// How much [`Reductions::PN_GUESS`] scales the numbers of the side the guess disfavours.
+pub const GUESS_WEIGHT: u64 = 2;
+
+/// The bipartite rule applied to the token's component with its odd edges left out: the
+/// component is 2-coloured by breadth-first search from the token, edges between vertices of
+/// the same colour are ignored, and the GF(2) rule decides the rest. Exact when the component
+/// is bipartite; otherwise a guess (for [`Reductions::PN_GUESS`]).
+pub fn bipartite_guess(pos: &Geography) -> Outcome {
+    let mut rows = [0u128; super::MAX_VERTICES];
+    let mut left = Vertices::from_cell(u32::from(pos.token));
+    let mut right = Vertices::EMPTY;
+    let mut seen = left;
+    let mut frontier = left;
+    while let Some(v) = frontier.pop_first() {
+        let nb = pos.neighbours(v as u8);
+        let new = nb.difference(seen);
+        if left.contains(v) {
+            right = right.union(new);
+        } else {
+            left = left.union(new);
+        }
+        seen = seen.union(new);
+        frontier = frontier.union(new);
+    }
+    for v in left {
+        rows[v as usize] = pos.rows[v as usize] & right.0;
+    }
+    row_outcome(pos.token, left, &rows)
 }
 
 /// The bipartite rule: `Some(result)` if the token's component is bipartite, `None` otherwise.

@@ -415,3 +415,177 @@ fn forced_chains_of_equal_parity_hash_alike() {
     assert_ne!(short.hash(), odd.hash());
     assert_ne!(short.component_hash(), long.component_hash());
 }
+
+/// The search guidance flags and the two-ply rule (added for the reach of issue 16).
+const GUIDANCE: Reductions = Reductions::BASIC
+    .with(Reductions::ORDERING)
+    .with(Reductions::PN_HINT)
+    .with(Reductions::PN_GUESS);
+
+#[test]
+fn two_ply_rule_agrees_with_brute_force() {
+    let mut rng = KeyStream::new(21);
+    let mut decided = [0usize; 3];
+    for _ in 0..1500 {
+        let pos = random_position(&mut rng, false).with_reductions(Reductions::TWO_PLY);
+        if let (Some(o), Some(truth)) = (pos.outcome(), brute(&pos)) {
+            assert_eq!(o, truth, "{}", pos.format_position());
+            decided[o as usize] += 1;
+        }
+    }
+    assert!(decided[0] > 50 && decided[2] > 50, "loss/-/win {decided:?}");
+}
+
+#[test]
+fn safe_replies_match_the_children() {
+    let mut rng = KeyStream::new(22);
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng, false).with_reductions(Reductions::IMMEDIATE_WIN);
+        let mut moves = GeographyMoves::new();
+        pos.generate_moves(&mut moves);
+        let (mut safe, mut wins) = (0, false);
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            if child.neighbours(child.token()).is_empty() {
+                wins = true;
+            } else if child.outcome() != Some(Outcome::Win) {
+                safe += 1;
+            }
+            // The same count seen from the parent, with the edge still there.
+            let t = pos.token();
+            let from_parent = pos.safe_replies(mv, t, mv);
+            let from_child = child.safe_replies(mv, 0, 0);
+            assert_eq!(from_parent, from_child, "{} move {mv}", pos.format_position());
+        }
+        assert_eq!(pos.safe_replies(pos.token(), 0, 0), (safe, wins), "{}", pos.format_position());
+    }
+}
+
+#[test]
+fn ordering_permutes_the_moves() {
+    let mut rng = KeyStream::new(23);
+    for _ in 0..2000 {
+        let pos = random_position(&mut rng, false);
+        let ordered = pos.clone().with_reductions(GUIDANCE);
+        let (mut a, mut b) = (GeographyMoves::new(), GeographyMoves::new());
+        pos.generate_moves(&mut a);
+        ordered.generate_moves(&mut b);
+        let mut sorted = b.clone();
+        sorted.sort_unstable();
+        assert_eq!(a, sorted, "{}", pos.format_position());
+        // A move that leaves the opponent stuck comes first.
+        if let Some(&first) = b.first()
+            && a.iter().any(|&w| pos.degree(w) == 1)
+        {
+            assert_eq!(pos.degree(first), 1, "{}", pos.format_position());
+        }
+    }
+}
+
+#[test]
+fn bipartite_guess_is_exact_on_bipartite_components() {
+    let mut rng = KeyStream::new(24);
+    let mut compared = 0;
+    for _ in 0..4000 {
+        let pos = random_position(&mut rng, true);
+        if pos.neighbours(pos.token()).is_empty() {
+            continue;
+        }
+        if let Some(o) = reductions::bipartite_outcome(&pos) {
+            assert_eq!(reductions::bipartite_guess(&pos), o, "{}", pos.format_position());
+            compared += 1;
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}
+
+#[test]
+fn hints_give_numbers_of_at_least_one() {
+    let mut rng = KeyStream::new(25);
+    for _ in 0..2000 {
+        let pos = random_position(&mut rng, false).with_reductions(GUIDANCE);
+        let (phi, delta) = pos.proof_numbers_hint().expect("hint on");
+        assert!(phi >= 1 && delta >= 1);
+        assert_eq!(pos.plain().proof_numbers_hint(), None);
+    }
+}
+
+#[test]
+fn incremental_component_equals_the_component_from_scratch() {
+    let mut rng = KeyStream::new(26);
+    for i in 0..400 {
+        let graph = if i % 2 == 0 {
+            random_graph(6 + below(&mut rng, 20) as usize, 15 + below(&mut rng, 30), &mut rng)
+        } else {
+            contest_graph(10 + below(&mut rng, 40) as usize, i).unwrap()
+        };
+        let token = below(&mut rng, graph.vertex_count() as u64) as u8;
+        let mut pos = Geography::new(Arc::new(graph), token).unwrap();
+        loop {
+            assert_eq!(pos.component(), reductions::component_of(&pos));
+            let outside = pos.edge_count() - pos.component_edge_count();
+            let scratch = reductions::edge_count(&pos, pos.component_complement());
+            assert_eq!(outside, scratch);
+            let mut moves = GeographyMoves::new();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[below(&mut rng, moves.len() as u64) as usize]);
+        }
+    }
+}
+
+#[test]
+fn solvers_with_guidance_agree_with_brute_force() {
+    use crate::search::{SolverKind, SolverOptions, make_solver};
+    let mut rng = KeyStream::new(27);
+    let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
+    let mut checked = 0;
+    for i in 0..600 {
+        let flags = [
+            GUIDANCE,
+            GUIDANCE.with(Reductions::TWO_PLY),
+            Reductions::BASIC.with(Reductions::PN_HINT),
+            GUIDANCE.with(Reductions::PARITY_SET),
+        ][i % 4];
+        let pos = random_position(&mut rng, i % 5 == 0).with_reductions(flags);
+        let Some(truth) = brute(&pos) else { continue };
+        for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
+            let mut solver = make_solver::<Geography>(kind, &options);
+            let got = solver.solve(&pos, &Limits::default()).outcome;
+            assert_eq!(got, Some(truth), "{kind:?} {}", pos.format_position());
+        }
+        checked += 1;
+    }
+    assert!(checked > 400, "{checked}");
+}
+
+#[test]
+fn parity_set_rule_agrees_with_brute_force() {
+    let mut rng = KeyStream::new(28);
+    let (mut losses, mut odd) = (0, 0);
+    for _ in 0..1500 {
+        let pos = random_position(&mut rng, false).with_reductions(Reductions::PARITY_SET);
+        if reductions::independent_set_loss(&pos) {
+            let truth = brute(&pos);
+            assert!(truth.is_none() || truth == Some(Outcome::Loss), "{}", pos.format_position());
+            losses += 1;
+            odd += usize::from(reductions::bipartite_outcome(&pos).is_none());
+        }
+    }
+    // Fires on components with odd cycles too, not only where the bipartite rule does.
+    assert!(losses > 100 && odd > 20, "{losses} losses, {odd} with odd cycles");
+}
+
+#[test]
+fn parity_set_rule_is_the_losing_half_of_the_bipartite_rule() {
+    let mut rng = KeyStream::new(29);
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng, true);
+        if let Some(o) = reductions::bipartite_outcome(&pos) {
+            assert_eq!(reductions::independent_set_loss(&pos), o == Outcome::Loss);
+        }
+    }
+}

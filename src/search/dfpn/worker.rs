@@ -184,6 +184,8 @@ impl<'a, G: Game> Worker<'a, G> {
             } else if let Some(e) = self.shared.tt.probe(key, &mut self.stats.tt) {
                 seen = true;
                 e.numbers()
+            } else if let Some((phi, delta)) = child.proof_numbers_hint() {
+                (phi.clamp(1, MAX_FINITE), delta.clamp(1, MAX_FINITE))
             } else if mobility || probe {
                 // Mobility needs every reply; the probe only the first.
                 let first = if mobility {
