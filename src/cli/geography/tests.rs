@@ -180,12 +180,29 @@ fn split_lines_are_reassembled() {
 
 #[test]
 fn a_line_out_of_turn_loses() {
-    let (mut raw, start, rx, _b) = raw_first(Duration::from_secs(2));
+    // The opponent is a raw connection that never answers, so the second of two moves sent in
+    // one chunk is out of turn whenever the server reads it (a random opponent could answer
+    // before the server reads the second line, which then is a move in turn).
+    let (addr, rx) = start_server(1, Duration::from_secs(5), 16);
+    let mut raw = Raw::connect(addr);
+    wait_accepted(&rx);
+    let mut opp = Raw::connect(addr);
+    let start = raw.line();
     let mv = Raw::legal_move(&start);
-    // Two moves in one chunk: the second arrives before our turn.
     raw.send(format!("210 {mv}\n210 {mv}\n").as_bytes());
     let r = next_record(&rx);
-    assert!(r.reason == "not your turn" || r.reason == "rules", "{r:?}");
+    if r.reason == "rules" {
+        // The first move ended the game: the second line came after the end.
+        assert_eq!((r.winner, r.moves.as_slice()), (0, [mv].as_slice()));
+        return;
+    }
+    assert_eq!(
+        (r.winner, r.reason.as_str(), r.moves.as_slice()),
+        (1, "not your turn", [mv].as_slice())
+    );
+    assert_eq!(raw.line(), "999 Not your turn");
+    assert_eq!(raw.line(), "240");
+    assert!(opp.line().starts_with("200 "));
 }
 
 #[test]
