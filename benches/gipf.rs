@@ -136,6 +136,7 @@ fn probe(c: &mut Criterion) {
         epsilon: Some(2.0),
         mobility: false,
         win_probe: true,
+        ..SolverOptions::default()
     };
     let positions: Vec<(Gipf, Outcome)> = TEST9_S4
         .iter()

@@ -7,6 +7,8 @@
 # Usage: scripts/parallel.sh            (full study; a quiet 2-core machine for the timings)
 #        TIMED=0 scripts/parallel.sh    (node counts only: valid on a busy machine)
 #        THREADS=1,2,4 scripts/parallel.sh
+#        OUT=results/parallel-timed.md THREADS=1,2 scripts/parallel.sh   (timings only)
+#        JOIN=0 scripts/parallel.sh     (every helper starts at once; default: the solvers' own)
 # The suite is generated here from bundled datasets with fixed seeds, so it is the same on
 # every run. Refuses to run from a dirty tree (results must come from a committed revision).
 set -euo pipefail
@@ -23,7 +25,8 @@ cargo build --release --quiet
 bin=./target/release/bitsolve
 suite=$(mktemp -d)
 trap 'rm -rf "$suite"' EXIT
-out=results/parallel.md
+out=${OUT:-results/parallel.md}
+join=${JOIN:-}
 tmp_out=$suite/parallel.md
 
 # Ataxx: the 3x5 start, and random mid-game positions of 3x5 and 4x4 (12 and 16 random plies).
@@ -67,6 +70,9 @@ grep -E "^(id|${keep:-none})\b" "$suite/geo-all.tsv" >"$suite/geography.tsv"
   echo "as the interleaving is alike. Timings (1 and 2 threads, best of $timed a position) are"
   echo "meaningful only on a quiet machine; speedup = time(1) / time(2) summed over positions."
   echo "\`alphabeta\` = ABDADA deferral on top of Lazy SMP; \`alphabeta-lazy\` = plain Lazy SMP."
+  echo "Helper threads join one by one as the search grows (helper k once the threads have"
+  echo "counted J x 2^(k-1) nodes; J is in each section's text, 0 = all at once), so a small"
+  echo "search stays on few threads."
   echo
 } >"$tmp_out"
 
@@ -74,7 +80,7 @@ run() {
   local game=$1 title=$2 file=$3 solvers=$4 source=$5
   echo "== $title" >&2
   nice -n 5 "$bin" parallel-study --game "$game" --solver "$solvers" --threads "$threads" \
-    --tt-mib "$tt" --timed "$timed" --time-limit "$limit" --title "$title" --out "$tmp_out" \
+    --tt-mib "$tt" ${join:+--join-nodes "$join"} --timed "$timed" --time-limit "$limit" --title "$title" --out "$tmp_out" \
     --source "$source" "$file" >/dev/null
 }
 run ataxx "Ataxx 3x5 from the start" "$suite/ataxx-3x5.tsv" alphabeta,alphabeta-lazy,dfpn \

@@ -4,25 +4,13 @@
 
 use std::collections::HashMap;
 
-use bitsolve::games::gauss::{Collection, Gauss, Rules, TieBreak};
+use bitsolve::games::gauss::Gauss;
 use bitsolve::search::score::{AlphaBetaScore, BruteScore, ScoreFeatures, ScoreSolver};
-use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Limits, Notation, Scored, SolverOptions};
 
 /// Random positions: `per_count` for each number of remaining placements in `counts`.
 fn positions(counts: &[(u32, usize)], seed: u64) -> Vec<Gauss> {
-    let mut rng = KeyStream::new(seed);
-    let mut out = Vec::new();
-    for &(remaining, per_count) in counts {
-        for i in 0..per_count {
-            let rules = Rules {
-                collection: if i % 4 == 3 { Collection::Row } else { Collection::Group },
-                tie_break: if i % 3 == 2 { TieBreak::RiskThenVoid } else { TieBreak::VoidThenRisk },
-            };
-            out.push(Gauss::random(remaining, rules, &mut rng));
-        }
-    }
-    out
+    Gauss::random_suite(counts, seed)
 }
 
 /// Minimax over final scores with a memo keyed by the 64-bit hash: the brute-force value,
@@ -48,7 +36,7 @@ fn memo_score(pos: &Gauss, memo: &mut HashMap<u64, i32>) -> i32 {
 }
 
 fn solver(threads: usize, tt_mib: usize, features: ScoreFeatures) -> AlphaBetaScore {
-    let options = SolverOptions { threads, tt_mib, ..SolverOptions::default() };
+    let options = SolverOptions { threads, helper_join: 0, tt_mib, ..SolverOptions::default() };
     AlphaBetaScore::new(&options).with_features(features)
 }
 

@@ -2,12 +2,11 @@
 //! and every win/loss solver equals the brute-force solver, on random positions with few
 //! placements left (both rule readings).
 
-use bitsolve::games::gauss::{Collection, Gauss, Rules, TieBreak};
+use bitsolve::games::gauss::Gauss;
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::search::score::{
     AlphaBetaScore, BisectionScore, BruteScore, ScoreSolver, make_score_solver,
 };
-use bitsolve::zobrist::KeyStream;
 use bitsolve::{Game, Limits, Notation, Outcome, Scored, Solver, SolverKind, SolverOptions};
 
 fn options(tt_mib: usize) -> SolverOptions {
@@ -16,18 +15,7 @@ fn options(tt_mib: usize) -> SolverOptions {
 
 /// Random positions: `per_count` for each number of remaining placements in `counts`.
 fn positions(counts: &[(u32, usize)], seed: u64) -> Vec<Gauss> {
-    let mut rng = KeyStream::new(seed);
-    let mut out = Vec::new();
-    for &(remaining, per_count) in counts {
-        for i in 0..per_count {
-            let rules = Rules {
-                collection: if i % 4 == 3 { Collection::Row } else { Collection::Group },
-                tie_break: if i % 3 == 2 { TieBreak::RiskThenVoid } else { TieBreak::VoidThenRisk },
-            };
-            out.push(Gauss::random(remaining, rules, &mut rng));
-        }
-    }
-    out
+    Gauss::random_suite(counts, seed)
 }
 
 #[test]

@@ -63,7 +63,9 @@ fn solvers_with_reductions_agree_with_plain_brute_force() {
         (SolverKind::Dfpn, 2),
     ]
     .into_iter()
-    .map(|(k, threads)| (k, SolverOptions { threads, tt_mib: 1, ..SolverOptions::default() }))
+    .map(|(k, threads)| {
+        (k, SolverOptions { threads, helper_join: 0, tt_mib: 1, ..SolverOptions::default() })
+    })
     .collect();
     let mut solvers: Vec<_> =
         configs.iter().map(|(k, o)| (*k, make_solver::<Geography>(*k, o))).collect();

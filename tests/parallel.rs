@@ -1,5 +1,6 @@
 //! The parallel solvers at 2 and 4 threads against the brute-force oracle on random small
 //! Ataxx positions: alpha-beta with ABDADA deferral and without it (plain Lazy SMP), and df-pn.
+//! Helpers start at once (`helper_join: 0`), and in one configuration join a running search.
 //! Alpha-beta must give the exact value (outcome and distance), df-pn the outcome; every best
 //! move must keep the result.
 
@@ -15,7 +16,8 @@ fn solvers() -> Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> {
     let mut out: Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> = Vec::new();
     for threads in [2, 4] {
         for tt_mib in [0, 2] {
-            let options = SolverOptions { threads, tt_mib, ..SolverOptions::default() };
+            let options =
+                SolverOptions { threads, helper_join: 0, tt_mib, ..SolverOptions::default() };
             out.push((
                 format!("alphabeta t{threads} tt{tt_mib}"),
                 Box::new(AlphaBetaSolver::new(&options)),
@@ -33,6 +35,15 @@ fn solvers() -> Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> {
             ));
         }
     }
+    // Helpers joining a running search (after 64, 128 and 256 nodes of the small positions).
+    let options =
+        SolverOptions { threads: 4, helper_join: 64, tt_mib: 2, ..SolverOptions::default() };
+    out.push(("alphabeta t4 join64".into(), Box::new(AlphaBetaSolver::new(&options)), true));
+    out.push((
+        "dfpn t4 join64".into(),
+        make_solver::<AtaxxStandard>(SolverKind::Dfpn, &options),
+        false,
+    ));
     out
 }
 

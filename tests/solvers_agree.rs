@@ -24,7 +24,13 @@ fn configurations() -> Vec<(SolverKind, SolverOptions)> {
             for tt_mib in [0, 4] {
                 out.push((
                     kind,
-                    SolverOptions { threads, tt_mib, epsilon: None, ..SolverOptions::default() },
+                    SolverOptions {
+                        threads,
+                        helper_join: 0,
+                        tt_mib,
+                        epsilon: None,
+                        ..SolverOptions::default()
+                    },
                 ));
             }
         }

@@ -111,6 +111,10 @@ pub struct SearchArgs {
     /// Give up on a position after this many nodes.
     #[arg(long)]
     node_limit: Option<u64>,
+    /// With `--threads`: helper `k` joins the search once the threads have counted this many
+    /// nodes times `2^(k-1)` (0: every thread starts at once).
+    #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
+    pub join_nodes: u64,
 }
 
 /// Parses the arguments, runs the command and turns errors into a message and exit code 1.
@@ -156,6 +160,7 @@ impl SearchArgs {
         let mut options = bitsolve::SolverOptions::for_game::<G>().with_epsilon_flag(self.epsilon);
         options.threads = usize::from(self.threads);
         options.tt_mib = self.tt_mib;
+        options.helper_join = self.join_nodes;
         if self.mobility || self.no_mobility {
             options.mobility = self.mobility;
         }

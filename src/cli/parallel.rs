@@ -38,6 +38,10 @@ pub struct ParallelStudyArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     tt_mib: usize,
+    /// Helper `k` joins once the threads have counted this many nodes times `2^(k-1)` (0: all
+    /// threads start at once).
+    #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
+    join_nodes: u64,
     /// Also time 1 and 2 threads, best of this many runs per position (0: no timing).
     #[arg(long, default_value_t = 0)]
     timed: usize,
@@ -87,9 +91,12 @@ fn solver_of<G: Notation>(
     let mut options = SolverOptions::for_game::<G>();
     options.tt_mib = args.tt_mib;
     options.threads = threads;
+    options.helper_join = args.join_nodes;
     match name {
         "alphabeta" => Box::new(AlphaBetaSolver::new(&options)),
-        "alphabeta-lazy" => Box::new(AlphaBetaSolver::new(&options).with_deferral(false)),
+        "alphabeta-lazy" => {
+            Box::new(AlphaBetaSolver::new(&options).with_deferral(false).with_root_sharing(false))
+        }
         _ => bitsolve::search::make_solver::<G>(SolverKind::Dfpn, &options),
     }
 }
@@ -115,24 +122,7 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
     }
     let limits =
         Limits { nodes: None, time: args.time_limit.map(Duration::from_secs_f64), stop: None };
-    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-    let title =
-        args.title.clone().unwrap_or_else(|| format!("{} ({})", args.game, files.join(", ")));
-    let source = args.source.clone().unwrap_or_else(|| files.join(", "));
-    let mut md = format!(
-        "### {title}\n\n{} positions: {source}; table {} MiB; nodes summed over all threads.\n\n",
-        items.len(),
-        args.tt_mib
-    );
-    md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
-    if args.timed > 0 {
-        let _ = write!(md, " time (s, best of {}) | speedup |", args.timed);
-    }
-    md.push_str("\n|---|---:|---:|---:|---:|---:|");
-    if args.timed > 0 {
-        md.push_str("---:|---:|");
-    }
-    md.push('\n');
+    let mut md = section_head(args, &args.game.to_string(), items.len());
     let mut failed = false;
     for name in &args.solver {
         // Per position: the one-thread (outcome, plies, nodes); `None` if not solved.
@@ -180,37 +170,9 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
             }
             rows.push((threads, solved, totals));
         }
-        let (base_nodes, base_time) = (rows[0].2.nodes.max(1), rows[0].2.time);
-        for (threads, solved, totals) in &rows {
-            let _ = write!(
-                md,
-                "| {name} | {threads} | {solved} | {} | {:.2} | {:.2} |",
-                totals.nodes,
-                totals.nodes as f64 / base_nodes as f64,
-                totals.worst
-            );
-            if args.timed > 0 {
-                if *threads <= 2 {
-                    let speedup = base_time.as_secs_f64() / totals.time.as_secs_f64().max(1e-9);
-                    let _ = write!(md, " {:.3} | {speedup:.2} |", totals.time.as_secs_f64());
-                } else {
-                    md.push_str(" - | - |");
-                }
-            }
-            md.push('\n');
-        }
+        push_rows(&mut md, name, &rows, args.timed);
     }
-    md.push('\n');
-    print!("{md}");
-    if let Some(out) = &args.out {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(out)
-            .with_context(|| format!("opening {}", out.display()))?;
-        file.write_all(md.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
-    }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    finish(args, md, failed)
 }
 
 /// The study of the Gauss exact-score solver ([`AlphaBetaScore`]): the same table as [`study`],
@@ -224,27 +186,18 @@ fn score_study(args: &ParallelStudyArgs) -> Result<ExitCode> {
     }
     let limits =
         Limits { nodes: None, time: args.time_limit.map(Duration::from_secs_f64), stop: None };
-    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
-    let title =
-        args.title.clone().unwrap_or_else(|| format!("gauss scores ({})", files.join(", ")));
-    let source = args.source.clone().unwrap_or_else(|| files.join(", "));
-    let mut md = format!(
-        "### {title}\n\n{} positions: {source}; table {} MiB; nodes summed over all threads.\n\n",
-        items.len(),
-        args.tt_mib
-    );
-    md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
-    if args.timed > 0 {
-        let _ = write!(md, " time (s, best of {}) | speedup |", args.timed);
-    }
-    md.push_str("\n|---|---:|---:|---:|---:|---:|");
-    md.push_str(if args.timed > 0 { "---:|---:|\n" } else { "\n" });
+    let mut md = section_head(args, "gauss scores", items.len());
     let mut failed = false;
     // Per position: the one-thread (score, nodes).
     let mut base: Vec<Option<(i32, u64)>> = Vec::new();
     let mut rows: Vec<(usize, usize, Totals)> = Vec::new();
     for &threads in &args.threads {
-        let options = SolverOptions { threads, tt_mib: args.tt_mib, ..SolverOptions::default() };
+        let options = SolverOptions {
+            threads,
+            tt_mib: args.tt_mib,
+            helper_join: args.join_nodes,
+            ..SolverOptions::default()
+        };
         let mut solver = AlphaBetaScore::new(&options);
         let runs = if args.timed > 0 && threads <= 2 { args.timed } else { 1 };
         let (mut totals, mut solved) = (Totals::default(), 0);
@@ -279,23 +232,51 @@ fn score_study(args: &ParallelStudyArgs) -> Result<ExitCode> {
         }
         rows.push((threads, solved, totals));
     }
+    push_rows(&mut md, "alphabeta-score", &rows, args.timed);
+    finish(args, md, failed)
+}
+
+/// The section's title, text and table head; `what` names the study in the default title.
+fn section_head(args: &ParallelStudyArgs, what: &str, positions: usize) -> String {
+    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let title = args.title.clone().unwrap_or_else(|| format!("{what} ({})", files.join(", ")));
+    let source = args.source.clone().unwrap_or_else(|| files.join(", "));
+    let mut md = format!(
+        "### {title}\n\n{positions} positions: {source}; table {} MiB; helpers join after {} nodes (doubling); nodes summed over all threads.\n\n",
+        args.tt_mib, args.join_nodes
+    );
+    md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
+    if args.timed > 0 {
+        let _ = write!(md, " time (s, best of {}) | speedup |", args.timed);
+    }
+    md.push_str("\n|---|---:|---:|---:|---:|---:|");
+    md.push_str(if args.timed > 0 { "---:|---:|\n" } else { "\n" });
+    md
+}
+
+/// One table row per thread count of a solver (the first row is the one-thread baseline).
+fn push_rows(md: &mut String, name: &str, rows: &[(usize, usize, Totals)], timed: usize) {
     let (base_nodes, base_time) = (rows[0].2.nodes.max(1), rows[0].2.time);
-    for (threads, solved, totals) in &rows {
+    for (threads, solved, totals) in rows {
         let _ = write!(
             md,
-            "| alphabeta-score | {threads} | {solved} | {} | {:.2} | {:.2} |",
+            "| {name} | {threads} | {solved} | {} | {:.2} | {:.2} |",
             totals.nodes,
             totals.nodes as f64 / base_nodes as f64,
             totals.worst
         );
-        if args.timed > 0 && *threads <= 2 {
+        if timed > 0 && *threads <= 2 {
             let speedup = base_time.as_secs_f64() / totals.time.as_secs_f64().max(1e-9);
             let _ = write!(md, " {:.3} | {speedup:.2} |", totals.time.as_secs_f64());
-        } else if args.timed > 0 {
+        } else if timed > 0 {
             md.push_str(" - | - |");
         }
         md.push('\n');
     }
+}
+
+/// Prints the section, appends it to `--out`, and fails if any thread count disagreed.
+fn finish(args: &ParallelStudyArgs, mut md: String, failed: bool) -> Result<ExitCode> {
     md.push('\n');
     print!("{md}");
     if let Some(out) = &args.out {

@@ -94,6 +94,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
 
 /// Refuses `--threads N > 1` for a solver that would run its sequential search anyway.
 fn check_threads(args: &SolveArgs) -> Result<()> {
+    if args.search.join_nodes != bitsolve::search::HELPER_JOIN_DEFAULT
+        && let Some(k) = args.solver.iter().find(|k| k.name() == "retro2")
+    {
+        bail!("--join-nodes: {} has no helper threads (its threads scan the index)", k.name());
+    }
     let threads = args.search.threads;
     if threads <= 1 {
         return Ok(());

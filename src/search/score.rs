@@ -239,6 +239,8 @@ pub struct AlphaBetaScore {
     tt: TranspositionTable<ScoreEntry>,
     threads: usize,
     features: ScoreFeatures,
+    /// [`SolverOptions::helper_join`].
+    helper_join: u64,
     /// Built by the first parallel solve.
     pool: Option<rayon::ThreadPool>,
 }
@@ -260,6 +262,7 @@ impl AlphaBetaScore {
             tt: TranspositionTable::new(options.tt_mib),
             threads: options.threads.max(1),
             features: ScoreFeatures::default(),
+            helper_join: options.helper_join,
             pool: None,
         }
     }
@@ -672,6 +675,13 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let estimate = root.score_estimate();
         let (tt, features) = (&self.tt, self.features);
         let run = |id: usize| {
+            let done = || {
+                shared.stop.load(Ordering::Relaxed)
+                    || shared.lo.load(Ordering::Relaxed) >= shared.hi.load(Ordering::Relaxed)
+            };
+            if !super::wait_to_join(id, self.helper_join, &shared.nodes, done) {
+                return Stats::default();
+            }
             Worker::<G>::new(tt, &shared, limits, features, start, id).run(root, estimate, id)
         };
         let outputs = if threads == 1 {

@@ -132,6 +132,15 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The `i`-th rule set of a fixed mix that covers every reading (a quarter with the row
+    /// rule, a third with risk before void): for random test suites.
+    pub fn mixed(i: usize) -> Rules {
+        Rules {
+            collection: if i % 4 == 3 { Collection::Row } else { Collection::Group },
+            tie_break: if i % 3 == 2 { TieBreak::RiskThenVoid } else { TieBreak::VoidThenRisk },
+        }
+    }
+
     fn key_index(self) -> usize {
         usize::from(self.collection == Collection::Row)
             | usize::from(self.tie_break == TieBreak::RiskThenVoid) << 1
@@ -449,6 +458,19 @@ impl Gauss {
             g.play(moves[(rng.next_key() % moves.len() as u64) as usize]);
         }
         g
+    }
+
+    /// Random positions under [`Rules::mixed`]: `per_count` for each number of remaining
+    /// placements in `counts`, from one seed.
+    pub fn random_suite(counts: &[(u32, usize)], seed: u64) -> Vec<Gauss> {
+        let mut rng = KeyStream::new(seed);
+        let mut out = Vec::new();
+        for &(remaining, per_count) in counts {
+            for i in 0..per_count {
+                out.push(Gauss::random(remaining, Rules::mixed(i), &mut rng));
+            }
+        }
+        out
     }
 
     /// Whether `mv` is legal here.

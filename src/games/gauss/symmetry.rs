@@ -145,7 +145,7 @@ mod tests {
 
     use super::*;
     use crate::game::{Game, Scored};
-    use crate::games::gauss::{Collection, GaussMoves, Rules, TieBreak};
+    use crate::games::gauss::{GaussMoves, Rules};
     use crate::search::score::BruteScore;
     use crate::zobrist::KeyStream;
 
@@ -182,17 +182,7 @@ mod tests {
     fn random_positions(count: usize, remaining: &[u32], seed: u64) -> Vec<Gauss> {
         let mut rng = KeyStream::new(seed);
         (0..count)
-            .map(|i| {
-                let rules = Rules {
-                    collection: if i % 4 == 3 { Collection::Row } else { Collection::Group },
-                    tie_break: if i % 3 == 2 {
-                        TieBreak::RiskThenVoid
-                    } else {
-                        TieBreak::VoidThenRisk
-                    },
-                };
-                Gauss::random(remaining[i % remaining.len()], rules, &mut rng)
-            })
+            .map(|i| Gauss::random(remaining[i % remaining.len()], Rules::mixed(i), &mut rng))
             .collect()
     }
 

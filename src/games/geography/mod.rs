@@ -442,6 +442,17 @@ impl Geography {
     /// smaller one. A layered search from the token stops as soon as it meets `from` or one of
     /// its neighbours, which on contest graphs takes a layer or two instead of the whole
     /// component.
+    /// The union of the neighbourhoods of the vertices in `set` (a bit mask).
+    pub(crate) fn neighbours_of_set(&self, mut set: u128) -> u128 {
+        let mut out = 0u128;
+        while set != 0 {
+            let v = set.trailing_zeros() as usize;
+            set &= set - 1;
+            out |= self.rows[v];
+        }
+        out
+    }
+
     fn component_after_move(&self, from: u8) -> Vertices {
         let goal = self.rows[from as usize] | 1u128 << from;
         let mut seen = 1u128 << self.token;
@@ -450,13 +461,7 @@ impl Geography {
             if seen & goal != 0 {
                 return self.component;
             }
-            let mut next = 0u128;
-            while frontier != 0 {
-                let v = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                next |= self.rows[v];
-            }
-            frontier = next & !seen;
+            frontier = self.neighbours_of_set(frontier) & !seen;
             seen |= frontier;
         }
         if seen & goal != 0 { self.component } else { Bitboard128(seen) }

@@ -175,14 +175,7 @@ pub fn independent_set_loss(pos: &Geography) -> bool {
     let mut left = seen;
     let mut even = true;
     while frontier != 0 {
-        let mut next = 0u128;
-        let mut f = frontier;
-        while f != 0 {
-            let v = f.trailing_zeros() as usize;
-            f &= f - 1;
-            next |= pos.rows[v];
-        }
-        frontier = next & !seen;
+        frontier = pos.neighbours_of_set(frontier) & !seen;
         seen |= frontier;
         even = !even;
         if even {
@@ -287,44 +280,29 @@ pub const GUESS_WEIGHT: u64 = 2;
 /// is bipartite; otherwise a guess (for [`Reductions::PN_GUESS`]).
 pub fn bipartite_guess(pos: &Geography) -> Outcome {
     let mut rows = [0u128; super::MAX_VERTICES];
-    let mut left = Vertices::from_cell(u32::from(pos.token));
-    let mut right = Vertices::EMPTY;
-    let mut seen = left;
-    let mut frontier = left;
-    while let Some(v) = frontier.pop_first() {
-        let nb = pos.neighbours(v as u8);
-        let new = nb.difference(seen);
-        if left.contains(v) {
-            right = right.union(new);
-        } else {
-            left = left.union(new);
-        }
-        seen = seen.union(new);
-        frontier = frontier.union(new);
-    }
+    let (left, right) = two_colour(pos, |_, _, _| true).unwrap_or_else(|| unreachable!());
     for v in left {
         rows[v as usize] = pos.rows[v as usize] & right.0;
     }
     row_outcome(pos.token, left, &rows)
 }
 
-/// The bipartite rule: `Some(result)` if the token's component is bipartite, `None` otherwise.
-///
-/// With the component 2-coloured so that the token `s` is on side `L`, the mover wins iff the
-/// GF(2) row of `s` (its remaining neighbours, a subset of `R`) is not a sum of other rows of `L`
-/// (Fraenkel, Scheinerman and Ullman 1993; see the module docs).
-pub fn bipartite_outcome(pos: &Geography) -> Option<Outcome> {
-    let mut rows = [0u128; super::MAX_VERTICES];
+/// Breadth-first 2-colouring of the token's component, the token on the left: the two sides.
+/// `visit(v, neighbours, side)` sees each vertex once, with the vertices coloured so far on
+/// its side; it returning `false` stops the colouring with `None`.
+fn two_colour(
+    pos: &Geography,
+    mut visit: impl FnMut(u32, Vertices, Vertices) -> bool,
+) -> Option<(Vertices, Vertices)> {
     let mut left = Vertices::from_cell(u32::from(pos.token));
     let mut right = Vertices::EMPTY;
     let mut seen = left;
     let mut frontier = left;
     while let Some(v) = frontier.pop_first() {
         let nb = pos.neighbours(v as u8);
-        rows[v as usize] = nb.0;
         let on_left = left.contains(v);
-        if nb.intersects(if on_left { left } else { right }) {
-            return None; // an odd cycle
+        if !visit(v, nb, if on_left { left } else { right }) {
+            return None;
         }
         let new = nb.difference(seen);
         if on_left {
@@ -335,6 +313,20 @@ pub fn bipartite_outcome(pos: &Geography) -> Option<Outcome> {
         seen = seen.union(new);
         frontier = frontier.union(new);
     }
+    Some((left, right))
+}
+
+/// The bipartite rule: `Some(result)` if the token's component is bipartite, `None` otherwise.
+///
+/// With the component 2-coloured so that the token `s` is on side `L`, the mover wins iff the
+/// GF(2) row of `s` (its remaining neighbours, a subset of `R`) is not a sum of other rows of `L`
+/// (Fraenkel, Scheinerman and Ullman 1993; see the module docs).
+pub fn bipartite_outcome(pos: &Geography) -> Option<Outcome> {
+    let mut rows = [0u128; super::MAX_VERTICES];
+    let (left, _) = two_colour(pos, |v, nb, side| {
+        rows[v as usize] = nb.0;
+        !nb.intersects(side) // else an odd cycle
+    })?;
     Some(row_outcome(pos.token, left, &rows))
 }
 

@@ -81,6 +81,8 @@ pub(super) struct Shared {
     root: Mutex<RootKnowledge>,
     /// Number of threads of the solve.
     threads: usize,
+    /// Whether the threads pool their root knowledge ([`Shared::root`]) between root searches.
+    share_root: bool,
 }
 
 /// The root bounds the threads of a solve share ([`Shared::root`]). Every bound a root search
@@ -98,8 +100,9 @@ struct RootKnowledge {
 }
 
 impl Shared {
-    /// Shared state of a solve on `threads` threads; `defer` enables ABDADA deferral.
-    pub fn new(threads: usize, defer: bool) -> Self {
+    /// Shared state of a solve on `threads` threads; `defer` enables ABDADA deferral and
+    /// `share_root` the pooling of root knowledge (both only matter with several threads).
+    pub fn new(threads: usize, defer: bool, share_root: bool) -> Self {
         Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
@@ -111,6 +114,7 @@ impl Shared {
                 searching: Vec::new(),
             }),
             threads,
+            share_root: threads > 1 && share_root,
         }
     }
 }
@@ -223,7 +227,7 @@ impl<'a, G: Game> Searcher<'a, G> {
         let mut depth = first_depth.max(1);
         while depth <= MAX_DEPTH {
             // With several threads: skip the iterations another thread has completed.
-            if self.shared.busy.is_some() {
+            if self.shared.share_root {
                 depth = depth.max(self.share_root(&mut lower, &mut upper, &mut best, 0) + 1);
                 depth = self.enter_iteration(depth);
                 if depth > MAX_DEPTH {
@@ -231,7 +235,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 }
             }
             for question in 0..3 {
-                if self.shared.busy.is_some() {
+                if self.shared.share_root {
                     self.share_root(&mut lower, &mut upper, &mut best, 0);
                 }
                 if lower == upper {
@@ -291,7 +295,7 @@ impl<'a, G: Game> Searcher<'a, G> {
                 upper = upper.min(result.upper);
                 debug_assert!(lower <= upper, "inconsistent root bounds {lower} > {upper}");
             }
-            if self.shared.busy.is_some() {
+            if self.shared.share_root {
                 self.share_root(&mut lower, &mut upper, &mut best, depth);
                 self.leave_iteration(depth);
             }

@@ -18,6 +18,7 @@ fn solvers() -> Vec<AlphaBetaSolver> {
                 threads,
                 tt_mib,
                 epsilon: None,
+                helper_join: 0,
                 ..SolverOptions::default()
             })
         })

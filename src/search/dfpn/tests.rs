@@ -41,7 +41,8 @@ impl Game for Countdown {
 #[test]
 fn paths_beyond_the_depth_guard_give_unknown() {
     for threads in [1, 2] {
-        let options = SolverOptions { threads, tt_mib: 16, ..SolverOptions::default() };
+        let options =
+            SolverOptions { threads, helper_join: 0, tt_mib: 16, ..SolverOptions::default() };
         let mut solver = DfpnSolver::new(&options);
         let deep = solver.solve(&Countdown { left: MAX_PLY + 10 }, &Limits::none());
         assert_eq!(deep.outcome, None, "threads {threads}");
@@ -154,7 +155,7 @@ fn differential(options: SolverOptions, cyclic: u64, acyclic_count: u64, what: &
 }
 
 fn opts(threads: usize, tt_mib: usize, epsilon: Option<f64>) -> SolverOptions {
-    SolverOptions { threads, tt_mib, epsilon, ..SolverOptions::default() }
+    SolverOptions { threads, helper_join: 0, tt_mib, epsilon, ..SolverOptions::default() }
 }
 
 #[test]
@@ -250,8 +251,13 @@ mod bench_tests {
             let pos = super::layered(n, seed, 25);
             let mut answers = Vec::new();
             for (threads, epsilon) in configs {
-                let options =
-                    SolverOptions { threads, tt_mib: 16, epsilon, ..SolverOptions::default() };
+                let options = SolverOptions {
+                    threads,
+                    helper_join: 0,
+                    tt_mib: 16,
+                    epsilon,
+                    ..SolverOptions::default()
+                };
                 let report = DfpnSolver::new(&options).solve(&pos, &Limits::none());
                 answers.push(report.outcome);
                 println!(
@@ -276,7 +282,8 @@ mod livelock_tests {
     #[test]
     fn every_sample_solves_within_a_node_budget() {
         for (threads, mib) in [(1, 0), (1, 1), (2, 1)] {
-            let options = SolverOptions { threads, tt_mib: mib, ..SolverOptions::default() };
+            let options =
+                SolverOptions { threads, helper_join: 0, tt_mib: mib, ..SolverOptions::default() };
             let mut solver = DfpnSolver::new(&options);
             let count = if threads == 1 { 3000 } else { 800 };
             for (i, pos) in super::positions(count, count / 4).into_iter().enumerate() {
