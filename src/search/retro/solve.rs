@@ -376,9 +376,21 @@ pub fn propagate<M: LayerModel>(
         let found = Mutex::new(Vec::<Vec<u32>>::new());
         firm.par_chunks(ENTRY_CHUNK).for_each(|chunk| {
             let mut local: Vec<Vec<u32>> = Vec::new();
+            let mut parents: Vec<u64> = Vec::new();
             for &i in chunk {
                 let v = cell::value(cells[i as usize].load(Ordering::Relaxed));
                 let pos = model.position(layer, u64::from(i));
+                parents.clear();
+                model.for_each_layer_parent(pos, |p| parents.push(p));
+                parents.extend(hidden_parents(i).map(u64::from));
+                // Every parent's cell and counter read first: independent plain loads overlap
+                // their cache misses, which the atomic updates below (one after the other)
+                // would not.
+                let touched = parents.iter().fold(0u32, |t, &p| {
+                    t ^ u32::from(cells[p as usize].load(Ordering::Relaxed))
+                        ^ u32::from(counts[p as usize].load(Ordering::Relaxed))
+                });
+                std::hint::black_box(touched);
                 let mut visit = |p: u64| {
                     let ps = &cells[p as usize];
                     let mut c = ps.load(Ordering::Relaxed);
@@ -419,9 +431,8 @@ pub fn propagate<M: LayerModel>(
                         }
                     }
                 };
-                model.for_each_layer_parent(pos, &mut visit);
-                for p in hidden_parents(i) {
-                    visit(u64::from(p));
+                for &p in &parents {
+                    visit(p);
                 }
             }
             merge(&found, local);
@@ -561,24 +572,39 @@ pub fn reachable<M: LayerModel>(
                 .par_chunks(ENTRY_CHUNK)
                 .flat_map_iter(|chunk| {
                     let mut found = Vec::new();
-                    for &e in chunk {
-                        let pos = model.position(l, u64::from(e >> 1));
+                    let mut at = 0;
+                    while at < chunk.len() {
+                        // A rank reached with both sides to move (two neighbouring entries of
+                        // the sorted frontier) is expanded once for both.
+                        let i = chunk[at] >> 1;
+                        let mut sides = 1u8 << (chunk[at] & 1);
+                        at += 1;
+                        if at < chunk.len() && chunk[at] >> 1 == i {
+                            sides |= 1 << (chunk[at] & 1);
+                            at += 1;
+                        }
+                        let pos = model.position(l, u64::from(i));
                         if model.outcome(pos).is_some() {
                             continue;
                         }
-                        let bit = 1u8 << (1 - (e & 1));
+                        // The children have the other side to move.
+                        let bits = (sides & 1) << 1 | sides >> 1;
                         model.for_each_layer_child(pos, |r| {
-                            if here.or(r, bit) & bit == 0 {
-                                found.push((r as u32) << 1 | u32::from(bit >> 1));
+                            let new = here.insert(r, bits);
+                            for b in 0..2 {
+                                if new >> b & 1 != 0 {
+                                    found.push((r as u32) << 1 | b);
+                                }
                             }
                         });
                         model.for_each_later_child(pos, |j, r| {
-                            rest[j - 1].or(r, bit);
+                            rest[j - 1].insert(r, bits);
                         });
                     }
                     found
                 })
                 .collect();
+            frontier.par_sort_unstable();
         }
         if let Some(p) = control.progress {
             p(size);
