@@ -250,9 +250,8 @@ impl<const POLISH: bool> Board<POLISH> {
         })
     }
 
-    fn rules(&self) -> &'static str {
-        if POLISH { "polish" } else { "standard" }
-    }
+    /// The rule set's name.
+    const RULES: &'static str = if POLISH { "polish" } else { "standard" };
 
     fn layer_size(&self, layer: usize) -> anyhow::Result<u64> {
         self.sizes.get(layer).copied().with_context(|| {
@@ -331,7 +330,7 @@ impl<const POLISH: bool> Board<POLISH> {
                 "{}x{},{},{},{},{},{},{},{plies},retro-index",
                 self.ranks,
                 self.files,
-                self.rules(),
+                Self::RULES,
                 tally.positions,
                 tally.wins,
                 tally.draws,
@@ -353,7 +352,7 @@ fn build<const POLISH: bool>(args: &BuildArgs, b: &Board<POLISH>) -> anyhow::Res
         "table: {}x{} {} rules, {} squares, {total} positions in {} layers, memory estimate {:.2} GiB{}",
         b.ranks,
         b.files,
-        b.rules(),
+        Board::<POLISH>::RULES,
         b.sizes.len() - 1,
         b.sizes.len(),
         gib(estimate),

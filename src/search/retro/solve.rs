@@ -316,6 +316,10 @@ pub fn solve_layer<M: LayerModel>(
 /// # Errors
 /// See [`EngineError`]; [`EngineError::LayerTooLarge`] also when the scan does not cover the
 /// layer (its length differs from the layer's).
+#[expect(
+    clippy::too_many_lines,
+    reason = "the propagation in its phases: seeds, distance buckets, draws"
+)]
 pub fn propagate<M: LayerModel>(
     model: &M,
     layer: usize,
