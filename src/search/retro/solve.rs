@@ -117,118 +117,142 @@ fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
     }
 }
 
-/// Solves `layer` given the cells of the later layers: `later[j - 1]` holds those of layer
-/// `layer + j` for `j = 1..=`[`LayerModel::reach`] (fewer past the last layer; a layer no kept
-/// position moves into may be empty). Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
-/// whose entry there is 0 are left out ([`cell::SKIPPED`]): every child of a position kept
-/// must be kept too (a set closed under moves, such as the positions reachable from a start).
+/// The ranks of shard `shard` of `shards` of a layer of `size` positions: consecutive ranges
+/// of nearly equal length, in order, covering the layer (empty for `shards` 0).
+pub fn shard_range(size: u64, shard: u64, shards: u64) -> std::ops::Range<u64> {
+    if shards == 0 {
+        return 0..0;
+    }
+    let at = |s: u64| (u128::from(size) * u128::from(s.min(shards)) / u128::from(shards)) as u64;
+    at(shard)..at(shard + 1)
+}
+
+/// A layer, or a range of its ranks, after the scan (phase 1): the cells and counters of
+/// the ranks scanned, and the hidden edges found. The entries of the distance buckets follow
+/// from the cells ([`propagate`]), so scans of consecutive ranges can be done apart (by
+/// several processes) and joined by concatenation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scanned {
+    /// The cells of the ranks scanned, in order ([`cell`]).
+    pub cells: Vec<u16>,
+    /// Per rank: the moves inside the layer not yet known to be wins for the opponent (plus
+    /// one when a draw in a later layer rules out a loss); 0 for decided cells.
+    pub counts: Vec<u8>,
+    /// Hidden edges found, reversed: (child, parent), ranks in the layer.
+    pub hidden: Vec<(u32, u32)>,
+}
+
+impl Scanned {
+    /// Appends the scan of the ranks that follow.
+    pub fn append(&mut self, mut next: Scanned) {
+        self.cells.append(&mut next.cells);
+        self.counts.append(&mut next.counts);
+        self.hidden.append(&mut next.hidden);
+    }
+}
+
+/// Scans the ranks `range` of `layer` (phase 1 of [`solve_layer`]; same arguments), in
+/// parallel over chunks of ranks.
 ///
 /// # Errors
 /// See [`EngineError`].
-#[expect(
-    clippy::too_many_lines,
-    reason = "the layer solve in its phases: seeds, counters, distance buckets"
-)]
-pub fn solve_layer<M: LayerModel>(
+pub fn scan_range<M: LayerModel>(
     model: &M,
     layer: usize,
+    range: std::ops::Range<u64>,
     later: &[&[u16]],
     only: Option<&PackedValues>,
     control: &Control<'_>,
-) -> Result<Vec<u16>, EngineError> {
+) -> Result<Scanned, EngineError> {
     let size = model.layer_size(layer);
     if size > MAX_LAYER {
         return Err(EngineError::LayerTooLarge(size));
     }
-    let cells: Vec<AtomicU16> = vec![0u16; size as usize].into_iter().map(AtomicU16::new).collect();
-    let counts: Vec<AtomicU8> = vec![0u8; size as usize].into_iter().map(AtomicU8::new).collect();
-    let buckets = Mutex::new(Vec::<Vec<u32>>::new());
-    // Hidden edges, reversed: (child, parent).
+    let range = range.start.min(size)..range.end.min(size);
+    let len = (range.end - range.start.min(range.end)) as usize;
+    let mut cells = vec![0u16; len];
+    let mut counts = vec![0u8; len];
     let hidden = Mutex::new(Vec::<(u32, u32)>::new());
     let overflow = AtomicBool::new(false);
     let too_many = AtomicBool::new(false);
-    // 1. Scan.
-    (0..size.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
-        if control.stopped() {
-            return;
-        }
-        let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
-        let mut local: Vec<Vec<u32>> = Vec::new();
-        let mut local_hidden: Vec<(u32, u32)> = Vec::new();
-        let mut visit = |i: u64, pos: M::Pos| {
-            let slot = &cells[i as usize];
-            if only.is_some_and(|o| o.get(i) == 0) {
-                slot.store(cell::SKIPPED, Ordering::Relaxed);
+    cells
+        .par_chunks_mut(CHUNK as usize)
+        .zip(counts.par_chunks_mut(CHUNK as usize))
+        .enumerate()
+        .for_each(|(c, (cells, counts))| {
+            if control.stopped() {
                 return;
             }
-            if let Some(o) = model.outcome(pos) {
-                let v = code(o);
-                slot.store(cell::decided(v, 0), Ordering::Relaxed);
-                if v != DRAW {
-                    push(&mut local, 0, i as u32);
+            let start = range.start + c as u64 * CHUNK;
+            let end = start + cells.len() as u64;
+            let mut local_hidden: Vec<(u32, u32)> = Vec::new();
+            if only.is_some() && model.sparse() {
+                cells.fill(cell::SKIPPED);
+            }
+            let mut visit = |i: u64, pos: M::Pos| {
+                let at = (i - start) as usize;
+                if only.is_some_and(|o| o.get(i) == 0) {
+                    cells[at] = cell::SKIPPED;
+                    return;
                 }
-                return;
-            }
-            let (mut win, mut bound, mut draw) = (u16::MAX, 0u16, false);
-            let inside = model.expand(
-                pos,
-                |j, r| {
-                    let c = later[j - 1][r as usize];
-                    match cell::value(c) {
-                        LOSS => win = win.min(cell::distance(c) + 1),
-                        WIN => bound = bound.max(cell::distance(c) + 1),
-                        _ => draw = true,
+                if let Some(o) = model.outcome(pos) {
+                    cells[at] = cell::decided(code(o), 0);
+                    return;
+                }
+                let (mut win, mut bound, mut draw) = (u16::MAX, 0u16, false);
+                let inside = model.expand(
+                    pos,
+                    |j, r| {
+                        let c = later[j - 1][r as usize];
+                        match cell::value(c) {
+                            LOSS => win = win.min(cell::distance(c) + 1),
+                            WIN => bound = bound.max(cell::distance(c) + 1),
+                            _ => draw = true,
+                        }
+                    },
+                    |r| local_hidden.push((r as u32, i as u32)),
+                );
+                let n = inside + u32::from(draw);
+                if n > u32::from(u8::MAX) {
+                    too_many.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if win != u16::MAX {
+                    if win > cell::MAX_AUX {
+                        overflow.store(true, Ordering::Relaxed);
+                        return;
                     }
-                },
-                |r| local_hidden.push((r as u32, i as u32)),
-            );
-            let n = inside + u32::from(draw);
-            if n > u32::from(u8::MAX) {
-                too_many.store(true, Ordering::Relaxed);
-                return;
-            }
-            if win != u16::MAX {
-                if win > cell::MAX_AUX {
-                    overflow.store(true, Ordering::Relaxed);
-                    return;
+                    cells[at] = cell::HAS_WIN | win;
+                } else if n == 0 {
+                    cells[at] = cell::decided(LOSS, bound);
+                } else {
+                    if bound > cell::MAX_AUX {
+                        overflow.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    cells[at] = bound;
+                    counts[at] = n as u8;
                 }
-                slot.store(cell::HAS_WIN | win, Ordering::Relaxed);
-                push(&mut local, win as usize, i as u32 | TENTATIVE);
-            } else if n == 0 {
-                slot.store(cell::decided(LOSS, bound), Ordering::Relaxed);
-                push(&mut local, bound as usize, i as u32);
-            } else {
-                if bound > cell::MAX_AUX {
-                    overflow.store(true, Ordering::Relaxed);
-                    return;
-                }
-                slot.store(bound, Ordering::Relaxed);
-                counts[i as usize].store(n as u8, Ordering::Relaxed);
-            }
-        };
-        match only {
-            Some(o) if model.sparse() => {
-                for i in start..end {
-                    if o.get(i) == 0 {
-                        cells[i as usize].store(cell::SKIPPED, Ordering::Relaxed);
-                    } else {
+            };
+            match only {
+                Some(o) if model.sparse() => {
+                    // The ranks left out keep the cells filled in beforehand.
+                    for i in (start..end).filter(|&i| o.get(i) != 0) {
                         visit(i, model.position(layer, i));
                     }
                 }
+                _ => model.scan(layer, start, end, visit),
             }
-            _ => model.scan(layer, start, end, visit),
-        }
-        merge(&buckets, local);
-        if !local_hidden.is_empty() {
-            hidden
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .append(&mut local_hidden);
-        }
-        if let Some(p) = control.progress {
-            p(end - start);
-        }
-    });
+            if !local_hidden.is_empty() {
+                hidden
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .append(&mut local_hidden);
+            }
+            if let Some(p) = control.progress {
+                p(end - start);
+            }
+        });
     if control.stopped() {
         return Err(EngineError::Stopped);
     }
@@ -238,7 +262,79 @@ pub fn solve_layer<M: LayerModel>(
     if too_many.load(Ordering::Relaxed) {
         return Err(EngineError::TooManyMoves);
     }
-    let mut hidden = hidden.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let hidden = hidden.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Ok(Scanned { cells, counts, hidden })
+}
+
+/// The bucket entries the scanned cells start with: decided wins and losses (firm, at their
+/// distance) and win candidates (tentative, at the distance of the win).
+fn seed_buckets(cells: &[u16]) -> Vec<Vec<u32>> {
+    let buckets = Mutex::new(Vec::<Vec<u32>>::new());
+    cells.par_chunks(CHUNK as usize).enumerate().for_each(|(c, chunk)| {
+        let mut local: Vec<Vec<u32>> = Vec::new();
+        for (j, &x) in chunk.iter().enumerate() {
+            let i = (c * CHUNK as usize + j) as u32;
+            match cell::value(x) {
+                WIN | LOSS => push(&mut local, cell::distance(x) as usize, i),
+                UNKNOWN if x & cell::HAS_WIN != 0 => {
+                    push(&mut local, cell::aux(x) as usize, i | TENTATIVE);
+                }
+                _ => {}
+            }
+        }
+        merge(&buckets, local);
+    });
+    buckets.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Solves `layer` given the cells of the later layers: `later[j - 1]` holds those of layer
+/// `layer + j` for `j = 1..=`[`LayerModel::reach`] (fewer past the last layer; a layer no kept
+/// position moves into may be empty). Returns its cells: value and distance per position ([`cell`]). With `only`, the positions
+/// whose entry there is 0 are left out ([`cell::SKIPPED`]): every child of a position kept
+/// must be kept too (a set closed under moves, such as the positions reachable from a start).
+///
+/// The same as [`scan_range`] over the whole layer, then [`propagate`].
+///
+/// # Errors
+/// See [`EngineError`].
+pub fn solve_layer<M: LayerModel>(
+    model: &M,
+    layer: usize,
+    later: &[&[u16]],
+    only: Option<&PackedValues>,
+    control: &Control<'_>,
+) -> Result<Vec<u16>, EngineError> {
+    let size = model.layer_size(layer);
+    let scanned = scan_range(model, layer, 0..size, later, only, control)?;
+    propagate(model, layer, scanned, control)
+}
+
+/// Phases 2 and 3 of [`solve_layer`]: propagation in order of distance from the scan of the
+/// whole layer (one [`Scanned`], or the scans of consecutive ranges joined with
+/// [`Scanned::append`]), then the draws. Returns the cells of the layer.
+///
+/// # Errors
+/// See [`EngineError`]; [`EngineError::LayerTooLarge`] also when the scan does not cover the
+/// layer (its length differs from the layer's).
+#[expect(
+    clippy::too_many_lines,
+    reason = "the propagation in its phases: seeds, distance buckets, draws"
+)]
+pub fn propagate<M: LayerModel>(
+    model: &M,
+    layer: usize,
+    scanned: Scanned,
+    control: &Control<'_>,
+) -> Result<Vec<u16>, EngineError> {
+    let size = model.layer_size(layer);
+    if size > MAX_LAYER || scanned.cells.len() as u64 != size || scanned.counts.len() as u64 != size
+    {
+        return Err(EngineError::LayerTooLarge(size));
+    }
+    let Scanned { cells, counts, mut hidden } = scanned;
+    let mut buckets = seed_buckets(&cells);
+    let cells: Vec<AtomicU16> = cells.into_iter().map(AtomicU16::new).collect();
+    let counts: Vec<AtomicU8> = counts.into_iter().map(AtomicU8::new).collect();
     hidden.par_sort_unstable();
     // The parents of `i` along hidden edges.
     let hidden_parents = |i: u32| {
@@ -246,7 +342,6 @@ pub fn solve_layer<M: LayerModel>(
         hidden[from..].iter().take_while(move |&&(c, _)| c == i).map(|&(_, p)| p)
     };
     // 2. Propagate, bucket by bucket.
-    let mut buckets = buckets.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut d = 0usize;
     while d < buckets.len() {
         let list = std::mem::take(&mut buckets[d]);
@@ -285,9 +380,21 @@ pub fn solve_layer<M: LayerModel>(
         let found = Mutex::new(Vec::<Vec<u32>>::new());
         firm.par_chunks(ENTRY_CHUNK).for_each(|chunk| {
             let mut local: Vec<Vec<u32>> = Vec::new();
+            let mut parents: Vec<u64> = Vec::new();
             for &i in chunk {
                 let v = cell::value(cells[i as usize].load(Ordering::Relaxed));
                 let pos = model.position(layer, u64::from(i));
+                parents.clear();
+                model.for_each_layer_parent(pos, |p| parents.push(p));
+                parents.extend(hidden_parents(i).map(u64::from));
+                // Every parent's cell and counter read first: independent plain loads overlap
+                // their cache misses, which the atomic updates below (one after the other)
+                // would not.
+                let touched = parents.iter().fold(0u32, |t, &p| {
+                    t ^ u32::from(cells[p as usize].load(Ordering::Relaxed))
+                        ^ u32::from(counts[p as usize].load(Ordering::Relaxed))
+                });
+                std::hint::black_box(touched);
                 let mut visit = |p: u64| {
                     let ps = &cells[p as usize];
                     let mut c = ps.load(Ordering::Relaxed);
@@ -328,9 +435,8 @@ pub fn solve_layer<M: LayerModel>(
                         }
                     }
                 };
-                model.for_each_layer_parent(pos, &mut visit);
-                for p in hidden_parents(i) {
-                    visit(u64::from(p));
+                for &p in &parents {
+                    visit(p);
                 }
             }
             merge(&found, local);
@@ -361,6 +467,10 @@ pub fn solve_layer<M: LayerModel>(
     Ok(cells)
 }
 
+/// The solved cells of a layer as a run keeps them for the layers below: in memory (a
+/// `Vec<u16>`) or mapped from a file ([`super::store::MappedCells`]).
+pub type KeptCells = Box<dyn AsRef<[u16]> + Send + Sync>;
+
 /// Solves every layer from the last down to `last` (0 for all), starting below the solved
 /// layer `resume` (its number and cells; for models of [`LayerModel::reach`] 1) if given, only the positions of `only` if given
 /// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
@@ -376,8 +486,29 @@ pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
     control: &Control<'_>,
     mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
 ) -> Result<(), E> {
+    let resume = resume.map(|(l, cells)| (l, Box::new(cells) as KeptCells));
+    solve_layers_kept(model, resume, last, only, control, |layer, cells| {
+        done(layer, &cells)?;
+        Ok(Box::new(cells))
+    })
+}
+
+/// [`solve_layers`], where `done(layer, cells)` takes the finished layer's cells and returns
+/// how to keep them for the layers below (the cells themselves, or a mapping of a file
+/// holding them, so that solved layers need not live in memory).
+///
+/// # Errors
+/// An [`EngineError`] or the error of `done`.
+pub fn solve_layers_kept<M: LayerModel, E: From<EngineError>>(
+    model: &M,
+    resume: Option<(usize, KeptCells)>,
+    last: usize,
+    only: Option<&[PackedValues]>,
+    control: &Control<'_>,
+    mut done: impl FnMut(usize, Vec<u16>) -> Result<KeptCells, E>,
+) -> Result<(), E> {
     // The solved layers a move can reach, the nearest first.
-    let mut kept: std::collections::VecDeque<Vec<u16>> = std::collections::VecDeque::new();
+    let mut kept: std::collections::VecDeque<KeptCells> = std::collections::VecDeque::new();
     let mut layer = match resume {
         Some((l, cells)) => {
             kept.push_front(cells);
@@ -392,10 +523,10 @@ pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
             // Nothing of this layer is kept (below the start).
             vec![cell::SKIPPED; model.layer_size(layer) as usize]
         } else {
-            let later: Vec<&[u16]> = kept.iter().map(Vec::as_slice).collect();
+            let later: Vec<&[u16]> = kept.iter().map(|k| (**k).as_ref()).collect();
             solve_layer(model, layer, &later, keep, control)?
         };
-        done(layer, &cells)?;
+        let cells = done(layer, cells)?;
         kept.push_front(cells);
         kept.truncate(model.reach());
     }
@@ -445,24 +576,39 @@ pub fn reachable<M: LayerModel>(
                 .par_chunks(ENTRY_CHUNK)
                 .flat_map_iter(|chunk| {
                     let mut found = Vec::new();
-                    for &e in chunk {
-                        let pos = model.position(l, u64::from(e >> 1));
+                    let mut at = 0;
+                    while at < chunk.len() {
+                        // A rank reached with both sides to move (two neighbouring entries of
+                        // the sorted frontier) is expanded once for both.
+                        let i = chunk[at] >> 1;
+                        let mut sides = 1u8 << (chunk[at] & 1);
+                        at += 1;
+                        if at < chunk.len() && chunk[at] >> 1 == i {
+                            sides |= 1 << (chunk[at] & 1);
+                            at += 1;
+                        }
+                        let pos = model.position(l, u64::from(i));
                         if model.outcome(pos).is_some() {
                             continue;
                         }
-                        let bit = 1u8 << (1 - (e & 1));
+                        // The children have the other side to move.
+                        let bits = (sides & 1) << 1 | sides >> 1;
                         model.for_each_layer_child(pos, |r| {
-                            if here.or(r, bit) & bit == 0 {
-                                found.push((r as u32) << 1 | u32::from(bit >> 1));
+                            let new = here.insert(r, bits);
+                            for b in 0..2 {
+                                if new >> b & 1 != 0 {
+                                    found.push((r as u32) << 1 | b);
+                                }
                             }
                         });
                         model.for_each_later_child(pos, |j, r| {
-                            rest[j - 1].or(r, bit);
+                            rest[j - 1].insert(r, bits);
                         });
                     }
                     found
                 })
                 .collect();
+            frontier.par_sort_unstable();
         }
         if let Some(p) = control.progress {
             p(size);

@@ -36,7 +36,24 @@
 //! losses`) and `layer-K.cells` (the 16-bit cells with distances, kept only for the last
 //! layer finished, which the next layer needs). Each file is written under a temporary name
 //! and renamed, so a killed run leaves only whole files; a resumed run starts below the
-//! lowest layer whose three files are present.
+//! lowest layer whose three files are present. The layer that holds the start also writes
+//! `start.cell` (the start's cell, 16 bits), so that its value and distance outlive the cells.
+//!
+//! # Sharded builds
+//!
+//! A build split over processes (or Slurm tasks, `scripts/slurm-table.sh`) shares the same
+//! directory on a shared file system:
+//!
+//! * `reach-K.bits`: the positions of layer `K` reachable from the start (2 bits per rank,
+//!   bit 0 with the first player to move, bit 1 with the second; little-endian words), written
+//!   by the reach step for every layer (0 bytes below the start's layer);
+//! * `layer-K.part-S-of-N`: the scan of shard `S` of `N` of layer `K` (the ranks
+//!   [`crate::search::retro::solve::shard_range`]): its 16-bit cells, then its 8-bit counters;
+//! * then, as above, `layer-K.val`, `layer-K.tally`, `layer-K.cells` once the parts of layer `K`
+//!   are merged (the parts are removed).
+//!
+//! Solved layers can be read through a memory map of their `.cells` file ([`MappedCells`])
+//! instead of memory.
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -48,7 +65,8 @@ use rayon::prelude::*;
 
 use crate::games::ataxx::index::AtaxxIndex;
 
-use super::values::cell;
+use super::solve::{KeptCells, Scanned};
+use super::values::{PackedValues, cell};
 
 /// Magic bytes of a table file.
 pub const MAGIC: &[u8; 8] = b"BSTABLE1";
@@ -266,7 +284,11 @@ pub fn pack(cells: &[u16]) -> Vec<u8> {
 
 /// Writes `bytes` to `path` through a temporary file and a rename.
 fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
+    // `NAME.tmp-PID`: processes writing files of one directory at once (the shards of a
+    // sharded build) never share a temporary name.
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
     {
         let mut f = File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -301,6 +323,153 @@ impl Parts {
         self.dir.join(format!("layer-{layer}.{ext}"))
     }
 
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Stores the reachable set of `layer` (`reach-K.bits`).
+    ///
+    /// # Errors
+    /// On a write error.
+    pub fn save_reach(&self, layer: usize, set: &PackedValues) -> io::Result<()> {
+        write_atomic(&self.dir.join(format!("reach-{layer}.bits")), &set.to_bytes())
+    }
+
+    /// The reachable set of `layer`, of `len` ranks (an empty set if the file is empty: below
+    /// the start's layer).
+    ///
+    /// # Errors
+    /// If the file is missing or of the wrong length.
+    pub fn load_reach(&self, layer: usize, len: u64) -> io::Result<PackedValues> {
+        let path = self.dir.join(format!("reach-{layer}.bits"));
+        let bytes = std::fs::read(&path).map_err(|e| {
+            io::Error::new(e.kind(), format!("{}: {e} (run `table reach` first)", path.display()))
+        })?;
+        if bytes.is_empty() {
+            return Ok(PackedValues::new(0));
+        }
+        if bytes.len() as u64 != len.div_ceil(32) * 8 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: {} bytes, expected {}",
+                    path.display(),
+                    bytes.len(),
+                    len.div_ceil(32) * 8
+                ),
+            ));
+        }
+        let words = bytes.chunks(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        Ok(PackedValues::from_words(words.collect(), len))
+    }
+
+    fn part_path(&self, layer: usize, shard: u64, shards: u64) -> PathBuf {
+        self.dir.join(format!("layer-{layer}.part-{shard}-of-{shards}"))
+    }
+
+    /// Stores the scan of shard `shard` of `shards` of `layer`.
+    ///
+    /// # Errors
+    /// On a write error, or for a scan with hidden edges (models with hidden moves are not
+    /// sharded).
+    pub fn save_part(
+        &self,
+        layer: usize,
+        shard: u64,
+        shards: u64,
+        scan: &Scanned,
+    ) -> io::Result<()> {
+        if !scan.hidden.is_empty() {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "a scan with hidden moves cannot be stored as a part",
+            ));
+        }
+        let mut bytes: Vec<u8> = scan.cells.par_iter().flat_map_iter(|c| c.to_le_bytes()).collect();
+        bytes.extend_from_slice(&scan.counts);
+        write_atomic(&self.part_path(layer, shard, shards), &bytes)
+    }
+
+    /// The scans of the `shards` parts of `layer` joined: the scan of the whole layer, whose
+    /// shard `s` covers the ranks `ranges[s]`.
+    ///
+    /// # Errors
+    /// If a part is missing or of the wrong length.
+    pub fn load_parts(&self, layer: usize, ranges: &[std::ops::Range<u64>]) -> io::Result<Scanned> {
+        let shards = ranges.len() as u64;
+        let mut all = Scanned::default();
+        for (s, r) in ranges.iter().enumerate() {
+            let path = self.part_path(layer, s as u64, shards);
+            let bytes = std::fs::read(&path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let n = (r.end - r.start) as usize;
+            if bytes.len() != 3 * n {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: {} bytes, expected {}", path.display(), bytes.len(), 3 * n),
+                ));
+            }
+            let (cells, counts) = bytes.split_at(2 * n);
+            all.append(Scanned {
+                cells: cells.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect(),
+                counts: counts.to_vec(),
+                hidden: Vec::new(),
+            });
+        }
+        Ok(all)
+    }
+
+    /// Removes the part files of `layer` (after the merge).
+    ///
+    /// # Errors
+    /// On a file system error.
+    pub fn remove_parts(&self, layer: usize, shards: u64) -> io::Result<()> {
+        for s in 0..shards {
+            let path = self.part_path(layer, s, shards);
+            if path.exists() {
+                std::fs::remove_file(path)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the start's cell.
+    ///
+    /// # Errors
+    /// On a write error.
+    pub fn save_start(&self, c: u16) -> io::Result<()> {
+        write_atomic(&self.dir.join("start.cell"), &c.to_le_bytes())
+    }
+
+    /// The start's cell, if stored.
+    pub fn start(&self) -> Option<u16> {
+        let b = std::fs::read(self.dir.join("start.cell")).ok()?;
+        Some(u16::from_le_bytes(b.try_into().ok()?))
+    }
+
+    /// The cells of the finished `layer` (of `len` positions), memory-mapped from its
+    /// `.cells` file ([`MappedCells`]).
+    ///
+    /// # Errors
+    /// If the file is missing or of the wrong length.
+    pub fn map_cells(&self, layer: usize, len: u64) -> io::Result<KeptCells> {
+        MappedCells::open(&self.path(layer, "cells"), len)
+    }
+
+    /// The lowest layer finished in an unbroken run from the top whose cells are stored.
+    pub fn resume_layer(&self, layers: usize) -> Option<usize> {
+        let mut lowest = None;
+        for l in (0..layers).rev() {
+            if self.path(l, "val").exists() && self.tally(l).is_some() {
+                lowest = Some(l);
+            } else {
+                break;
+            }
+        }
+        lowest.filter(|&l| self.path(l, "cells").exists())
+    }
+
     /// Stores a finished layer: its 2-bit values, its tally, its cells; drops the cells of
     /// the layer above.
     ///
@@ -332,19 +501,8 @@ impl Parts {
     /// # Errors
     /// On a read error of the cells file, or cells of the wrong size.
     pub fn resume(&self, layer_sizes: &[u64]) -> io::Result<Option<(usize, Vec<u16>)>> {
-        let mut lowest = None;
-        for l in (0..layer_sizes.len()).rev() {
-            if self.path(l, "val").exists() && self.tally(l).is_some() {
-                lowest = Some(l);
-            } else {
-                break;
-            }
-        }
-        let Some(l) = lowest else { return Ok(None) };
+        let Some(l) = self.resume_layer(layer_sizes.len()) else { return Ok(None) };
         let path = self.path(l, "cells");
-        if !path.exists() {
-            return Ok(None);
-        }
         let bytes = std::fs::read(path)?;
         if bytes.len() as u64 != 2 * layer_sizes[l] {
             return Err(io::Error::new(io::ErrorKind::InvalidData, "cells file of the wrong size"));
@@ -369,5 +527,60 @@ impl Parts {
         }
         std::fs::rename(tmp, table)?;
         std::fs::remove_dir_all(&self.dir)
+    }
+}
+
+/// The 16-bit cells of a solved layer read in place from a memory map of its `.cells` file
+/// (little-endian), so that the layer lives in the page cache, not in the heap: the kernel
+/// pages it in as it is read and may drop the pages again under memory pressure.
+#[derive(Debug)]
+pub struct MappedCells {
+    /// `None` for an empty layer (nothing to map).
+    map: Option<Mmap>,
+}
+
+impl MappedCells {
+    /// Maps `path`, which must hold `len` cells.
+    ///
+    /// # Errors
+    /// If the file is missing or of the wrong length. On a big-endian machine the cells are
+    /// read into memory instead (the file is little-endian).
+    pub fn open(path: &Path, len: u64) -> io::Result<KeptCells> {
+        let file = File::open(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let have = file.metadata()?.len();
+        if have != 2 * len {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {have} bytes, expected {} ({len} cells)", path.display(), 2 * len),
+            ));
+        }
+        if cfg!(target_endian = "big") {
+            let bytes = std::fs::read(path)?;
+            let cells: Vec<u16> =
+                bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+            return Ok(Box::new(cells));
+        }
+        if len == 0 {
+            return Ok(Box::new(MappedCells { map: None }));
+        }
+        // SAFETY: a read-only private map of a checkpoint file. The engine writes `.cells`
+        // files under a temporary name and renames them into place, never in place, so the
+        // mapped bytes do not change while they are read; its length was checked above.
+        let map = unsafe { Mmap::map(&file)? };
+        if map.len() as u64 != 2 * len || bytemuck::try_cast_slice::<u8, u16>(&map).is_err() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "cells file changed or unaligned",
+            ));
+        }
+        Ok(Box::new(MappedCells { map: Some(map) }))
+    }
+}
+
+impl AsRef<[u16]> for MappedCells {
+    fn as_ref(&self) -> &[u16] {
+        // The length and alignment were checked when mapping (page-aligned, even length).
+        self.map.as_ref().map_or(&[], |m| bytemuck::cast_slice(m))
     }
 }

@@ -142,6 +142,21 @@ impl PackedValues {
         (old >> shift & 3) as u8
     }
 
+    /// Sets the bits `bits` (of 2) of the value at `i`; returns those of them that were not
+    /// set before. Looks before it writes: setting bits already set costs no atomic write.
+    #[inline]
+    pub fn insert(&self, i: u64, bits: u8) -> u8 {
+        let shift = 2 * (i % 32);
+        let bits = u64::from(bits & 3) << shift;
+        let word = &self.words[(i / 32) as usize];
+        let old = word.load(Ordering::Relaxed);
+        if old & bits == bits {
+            return 0;
+        }
+        let old = word.fetch_or(bits, Ordering::Relaxed);
+        ((bits & !old) >> shift) as u8
+    }
+
     /// The words as little-endian bytes (`len.div_ceil(32) * 8` bytes).
     pub fn to_bytes(&self) -> Vec<u8> {
         self.words.iter().flat_map(|w| w.load(Ordering::Relaxed).to_le_bytes()).collect()
@@ -164,6 +179,9 @@ mod tests {
             v.set(i, (i % 4) as u8);
         }
         v.set(33, WIN);
+        assert_eq!(v.insert(34, 3), 1);
+        assert_eq!(v.insert(34, 3), 0);
+        v.set(34, 2);
         for i in 0..100 {
             let want = if i == 33 { WIN } else { (i % 4) as u8 };
             assert_eq!(v.get(i), want);
