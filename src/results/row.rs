@@ -73,7 +73,7 @@ columns! {
     max_depth: u32 => "deepest ply below the root",
     millis: f64 => "wall time in milliseconds",
     #[serde(default)]
-    git: String => "revision of the binary (`-dirty`: uncommitted changes)",
+    git: String => "revision of the binary: the commit it was built from (a suffix marks a build with uncommitted changes)",
     #[serde(default)]
     score: Option<i64> => "exact final score for the side to move (`solve --score`, games with a \
         score: gauss); empty for outcome runs and when a limit stopped the search",
