@@ -2,6 +2,7 @@
 //! the match referee, and the opening generator.
 
 mod arbiter;
+mod datagen;
 mod openings;
 mod players;
 mod referee;
@@ -23,6 +24,8 @@ pub enum AtaxxArgs {
     Match(referee::MatchArgs),
     /// Writes an openings file: distinct positions reached by random plies from the start.
     Openings(openings::OpeningsArgs),
+    /// Generates NNUE training data by self-play (resumable; format in `datagen.rs`).
+    Datagen(datagen::DatagenArgs),
 }
 
 /// Runs an Ataxx command.
@@ -32,6 +35,7 @@ pub fn run(args: &AtaxxArgs) -> anyhow::Result<ExitCode> {
         AtaxxArgs::Uai(a) => uai::run(a),
         AtaxxArgs::Match(a) => referee::run(a),
         AtaxxArgs::Openings(a) => openings::run(a),
+        AtaxxArgs::Datagen(a) => datagen::run(a),
     }
 }
 

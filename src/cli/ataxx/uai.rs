@@ -4,7 +4,14 @@
 //! position). The search runs on its own thread, so `stop`, `isready` and `quit` are answered
 //! while it thinks. Moves are written the UAI way: a clone as its destination (`f1`), a jump as
 //! from+to (`g1e3`), a pass as `0000`; both that and the arbiter's from+to form are read.
-//! Extensions: `perft <d>`, `splitperft <d>`, `bench`, `d`.
+//! Extensions: `perft <d>`, `splitperft <d>`, `bench`, `d`, `eval` (the static evaluation of
+//! the current position by the hand-made evaluation and by the net).
+//!
+//! Evaluation: the hand-made one by default; `setoption name UseNNUE value true` (or `--nnue`)
+//! switches to the net, the embedded one unless `setoption name EvalFile value PATH` (or
+//! `--eval-file PATH`) loaded another; loading a net also switches to it. `EvalFile` set to
+//! `<embedded>` goes back to the embedded net. A file that does not load is reported on stderr
+//! and changes nothing.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -14,11 +21,12 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use bitsolve::games::ataxx::nnue::{NetAtaxx, Network};
 use bitsolve::games::ataxx::record::GameRecord;
 use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
 use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
-use bitsolve::{Ataxx, AtaxxMove, Game, Notation, Perft, Player};
+use bitsolve::{Ataxx, AtaxxMove, Evaluate, Game, Notation, Perft, Player};
 
 use super::EngineArgs;
 use super::watchdog::Searcher;
@@ -31,6 +39,51 @@ pub struct UaiArgs {
     /// Start with the Polish rules instead of the standard ones.
     #[arg(long)]
     polish: bool,
+    /// Evaluate with the net (the embedded one unless `--eval-file` names another).
+    #[arg(long)]
+    nnue: bool,
+    /// Evaluate with the net in this file (implies `--nnue`).
+    #[arg(long)]
+    eval_file: Option<String>,
+}
+
+/// The evaluation the engine uses: the hand-made one or a net.
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    /// The net to use when enabled.
+    net: &'static Network,
+    /// The net's name for `uai`: `<embedded>` or the file it came from.
+    name: String,
+    /// Whether the net evaluates (else the hand-made evaluation).
+    enabled: bool,
+}
+
+/// The name `EvalFile` shows for the embedded net.
+const EMBEDDED_NAME: &str = "<embedded>";
+
+impl Evaluation {
+    /// The hand-made evaluation, with the embedded net ready.
+    fn classic() -> Self {
+        Evaluation { net: Network::embedded(), name: EMBEDDED_NAME.into(), enabled: false }
+    }
+
+    /// The net if enabled.
+    fn net(&self) -> Option<&'static Network> {
+        self.enabled.then_some(self.net)
+    }
+
+    /// Loads the net in `path` (or the embedded one for `<embedded>`) and enables it.
+    fn load(&mut self, path: &str) -> Result<(), String> {
+        self.net = if path == EMBEDDED_NAME {
+            Network::embedded()
+        } else {
+            let net = Network::load_file(path).map_err(|e| format!("EvalFile {path:?}: {e}"))?;
+            Box::leak(Box::new(net))
+        };
+        self.name = path.into();
+        self.enabled = true;
+        Ok(())
+    }
 }
 
 /// Writes protocol lines: one lock per line, flushed, shared by the reader and search threads.
@@ -62,7 +115,7 @@ struct Running<const POLISH: bool> {
     /// stops it first.
     infinite: bool,
     stop: Arc<AtomicBool>,
-    thread: JoinHandle<Searcher<Ataxx<POLISH>>>,
+    thread: JoinHandle<Searcher<NetAtaxx<POLISH>>>,
 }
 
 /// How long after the hard limit the watchdog answers without the engine.
@@ -71,7 +124,8 @@ const WATCHDOG_SLACK: Duration = Duration::from_millis(5);
 /// The interface's state under one rule set.
 struct Session<const POLISH: bool> {
     game: GameRecord<POLISH>,
-    searcher: Option<Searcher<Ataxx<POLISH>>>,
+    searcher: Option<Searcher<NetAtaxx<POLISH>>>,
+    eval: Evaluation,
     /// Clock lag per move, learnt from successive `go wtime/btime` (see [`LagTracker`]).
     lag: Arc<Mutex<LagTracker>>,
     running: Option<Running<POLISH>>,
@@ -92,8 +146,13 @@ enum Next {
 #[allow(clippy::unnecessary_wraps)] // the signature every command has
 pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
     let out = Output(Arc::new(Mutex::new(io::stdout())));
+    let mut eval = Evaluation::classic();
+    if let Some(path) = &args.eval_file {
+        eval.load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    eval.enabled |= args.nnue;
     let stdin = io::stdin();
-    serve_all(&mut LineReader::new(stdin.lock()), &args.engine, args.polish, &out, None);
+    serve_all(&mut LineReader::new(stdin.lock()), &args.engine, eval, args.polish, &out, None);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -101,6 +160,7 @@ pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
 fn serve_all(
     lines: &mut LineReader<impl BufRead>,
     engine: &EngineArgs,
+    mut eval: Evaluation,
     polish: bool,
     out: &Output,
     caps: Option<Caps>,
@@ -109,9 +169,17 @@ fn serve_all(
     let mut polish = polish;
     loop {
         let next = if polish {
-            Session::<true>::new(&options, engine, out.clone(), caps).serve(lines, &mut options)
+            Session::<true>::new(&options, &eval, engine, out.clone(), caps).serve(
+                lines,
+                &mut options,
+                &mut eval,
+            )
         } else {
-            Session::<false>::new(&options, engine, out.clone(), caps).serve(lines, &mut options)
+            Session::<false>::new(&options, &eval, engine, out.clone(), caps).serve(
+                lines,
+                &mut options,
+                &mut eval,
+            )
         };
         match next {
             Next::SwitchRules(p) => polish = p,
@@ -144,7 +212,7 @@ pub fn fuzz(input: &[u8]) -> Result<(), String> {
     let out = Output(Arc::new(Mutex::new(Collect(buffer.clone()))));
     let engine = EngineArgs { threads: 1, hash: 1, depth: None, nodes: None };
     let caps = Caps { depth: 2, nodes: 2_000 };
-    serve_all(&mut LineReader::new(input), &engine, false, &out, Some(caps));
+    serve_all(&mut LineReader::new(input), &engine, Evaluation::classic(), false, &out, Some(caps));
     let output = String::from_utf8(lock(&buffer).clone()).map_err(|e| e.to_string())?;
     let mut want = Vec::new();
     for line in LineReader::new(input).map_while(Result::ok) {
@@ -260,8 +328,15 @@ const BENCH: [(&str, u32); 4] = [
 ];
 
 impl<const POLISH: bool> Session<POLISH> {
-    fn new(options: &EngineOptions, args: &EngineArgs, out: Output, caps: Option<Caps>) -> Self {
+    fn new(
+        options: &EngineOptions,
+        eval: &Evaluation,
+        args: &EngineArgs,
+        out: Output,
+        caps: Option<Caps>,
+    ) -> Self {
         Session {
+            eval: eval.clone(),
             game: GameRecord::new(Ataxx::startpos()),
             searcher: Some(Searcher::new(options)),
             lag: Arc::default(),
@@ -276,7 +351,12 @@ impl<const POLISH: bool> Session<POLISH> {
     /// Reads commands until `quit`, the end of input, or a change of rule set.
     /// A line that is not text (bad UTF-8, control bytes, too long) is reported on stderr and
     /// changes nothing, like any bad command.
-    fn serve(mut self, lines: &mut LineReader<impl BufRead>, options: &mut EngineOptions) -> Next {
+    fn serve(
+        mut self,
+        lines: &mut LineReader<impl BufRead>,
+        options: &mut EngineOptions,
+        eval: &mut Evaluation,
+    ) -> Next {
         while let Ok(Some(line)) = lines.next_line() {
             let line = match line.content {
                 Ok(text) => text,
@@ -298,6 +378,7 @@ impl<const POLISH: bool> Session<POLISH> {
                 }
             };
             *options = self.options.clone();
+            eval.clone_from(&self.eval);
             match next {
                 Next::Continue => {}
                 Next::Quit | Next::SwitchRules(_) => {
@@ -330,6 +411,8 @@ impl<const POLISH: bool> Session<POLISH> {
                         "option name Rules type combo default {} var standard var polish",
                         if POLISH { "polish" } else { "standard" }
                     ),
+                    format!("option name UseNNUE type check default {}", self.eval.enabled),
+                    format!("option name EvalFile type string default {}", self.eval.name),
                     "uaiok".into(),
                 ] {
                     self.out.line(&line);
@@ -348,6 +431,7 @@ impl<const POLISH: bool> Session<POLISH> {
             "stop" => self.stop_search(),
             "quit" => return Ok(Next::Quit),
             "d" => self.out.line(&display(self.game.position())),
+            "eval" => self.eval_command(),
             "perft" | "splitperft" => self.perft(cmd == "splitperft", words)?,
             "bench" => self.bench(),
             _ => return Err(format!("unknown command {cmd:?}")),
@@ -356,7 +440,7 @@ impl<const POLISH: bool> Session<POLISH> {
     }
 
     /// The searcher, waiting for a running search first.
-    fn searcher_mut(&mut self) -> &mut Searcher<Ataxx<POLISH>> {
+    fn searcher_mut(&mut self) -> &mut Searcher<NetAtaxx<POLISH>> {
         self.join_search();
         self.searcher.get_or_insert_with(|| Searcher::new(&self.options))
     }
@@ -405,6 +489,20 @@ impl<const POLISH: bool> Session<POLISH> {
                     return Err(format!("Threads {threads} out of range 1..256"));
                 }
                 self.options.threads = threads;
+            }
+            "usennue" => {
+                self.eval.enabled = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("UseNNUE must be true or false, not {value:?}")),
+                };
+                self.searcher_mut().clear();
+                return Ok(Next::Continue);
+            }
+            "evalfile" => {
+                self.eval.load(&value)?;
+                self.searcher_mut().clear();
+                return Ok(Next::Continue);
             }
             "rules" => {
                 return match value.to_ascii_lowercase().as_str() {
@@ -501,11 +599,13 @@ impl<const POLISH: bool> Session<POLISH> {
         let out = self.out.clone();
         let stop_flag = stop.clone();
         let lag = self.lag.clone();
+        let net = self.eval.net();
         let thread = std::thread::Builder::new()
             .name("search".into())
             .spawn(move || {
                 let info_out = out.clone();
-                let answer = searcher.search(&pos, &history, limits, deadline, move |info| {
+                let root = NetAtaxx::new(pos.clone(), net);
+                let answer = searcher.search(&root, &history, limits, deadline, move |info| {
                     info_out.line(&info_line(info));
                 });
                 if infinite {
@@ -561,15 +661,26 @@ impl<const POLISH: bool> Session<POLISH> {
         Ok(())
     }
 
+    /// `eval`: the static evaluation of the current position, side to move's view.
+    fn eval_command(&self) {
+        let pos = self.game.position();
+        let classic = pos.evaluate();
+        let net = NetAtaxx::new(pos.clone(), Some(self.eval.net)).evaluate();
+        let using = if self.eval.enabled { "nnue" } else { "classic" };
+        self.out.line(&format!("eval classic {classic} nnue {net} using {using}"));
+    }
+
     /// `bench`: fixed-depth searches of fixed positions; the total node count is a signature.
     fn bench(&mut self) {
         let start = Instant::now();
         let cap = self.caps.map_or(u32::MAX, |c| c.depth);
+        let net = self.eval.net();
         let nodes = self.searcher_mut().with_engine(|engine| {
             let mut nodes = 0;
             for (fen, depth) in BENCH {
                 let depth = depth.min(cap);
                 let pos = Ataxx::<POLISH>::parse_position(fen).expect("bench positions are valid");
+                let pos = NetAtaxx::new(pos, net);
                 engine.clear();
                 let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
                 nodes += engine.search(&pos, &[], &limits, &mut |_| {}).info.nodes;

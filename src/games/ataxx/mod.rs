@@ -54,6 +54,7 @@ pub mod elo;
 mod eval;
 pub mod index;
 mod moves;
+pub mod nnue;
 mod notation;
 mod perft;
 pub mod record;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Self-play training data for the Ataxx NNUE (format: src/cli/ataxx/datagen.rs).
+# Resumable: run the same command again to continue (or with a larger GAMES to extend).
+#
+#   scripts/ataxx-datagen.sh                 # net-1 data: hand-made evaluation, 2000 nodes/move
+#   NET=nets/ataxx/default.nnue OUT=/work/data/ataxx/gen2.bin SEED=2 scripts/ataxx-datagen.sh
+#
+# Variables: OUT (data file, kept out of git), GAMES (total games), NODES (per move), SEED,
+# THREADS, NET (a net file: play with it instead of the hand-made evaluation), BITSOLVE.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/work/data/ataxx/gen1.bin}
+GAMES=${GAMES:-20000}
+NODES=${NODES:-2000}
+SEED=${SEED:-1}
+THREADS=${THREADS:-1}
+BITSOLVE=${BITSOLVE:-target/release/bitsolve}
+mkdir -p "$(dirname "$OUT")"
+args=(ataxx datagen --out "$OUT" --games "$GAMES" --nodes "$NODES" --seed "$SEED"
+      --min-plies 4 --max-plies 8 --threads "$THREADS")
+if [[ -n ${NET:-} ]]; then args+=(--net "$NET"); fi
+exec nice -n 10 "$BITSOLVE" "${args[@]}"

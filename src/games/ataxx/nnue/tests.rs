@@ -1,0 +1,197 @@
+use super::*;
+use crate::notation::Notation;
+use crate::{AtaxxPolish, AtaxxStandard};
+
+/// `SplitMix64` for test data.
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// A value in `-m..=m`.
+    fn signed(&mut self, m: i16) -> i16 {
+        (self.below(2 * m as usize + 1) as i32 - i32::from(m)) as i16
+    }
+}
+
+/// A net with random weights in the ranges a trained net has.
+fn random_net(seed: u64) -> Network {
+    let mut rng = Mix(seed);
+    let mut input_weights = vec![[0i16; HIDDEN]; INPUTS];
+    for w in input_weights.iter_mut().flatten() {
+        *w = rng.signed(200);
+    }
+    let mut input_bias = [0i16; HIDDEN];
+    for b in &mut input_bias {
+        *b = rng.signed(300);
+    }
+    let mut output_weights = [[0i16; HIDDEN]; 2];
+    for w in output_weights.iter_mut().flatten() {
+        *w = rng.signed(MAX_OUTPUT_WEIGHT);
+    }
+    let net = Network {
+        input_weights,
+        input_bias,
+        output_weights,
+        output_bias: rng.signed(3000).into(),
+        scale: 340,
+        fingerprint: 0,
+    };
+    Network::from_bytes(&net.to_bytes()).unwrap()
+}
+
+fn leak(net: Network) -> &'static Network {
+    Box::leak(Box::new(net))
+}
+
+#[test]
+fn embedded_net_loads_and_round_trips() {
+    let net = Network::embedded();
+    assert_eq!(net.to_bytes(), EMBEDDED);
+    assert_eq!(EMBEDDED.len(), FILE_BYTES);
+}
+
+#[test]
+fn incremental_accumulators_equal_a_refresh_on_random_games() {
+    let net = leak(random_net(7));
+    let mut rng = Mix(11);
+    let mut checked = 0;
+    for game in 0..60 {
+        let mut pos = if game % 3 == 0 {
+            NetAtaxx::new(
+                AtaxxStandard::parse_position("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1").unwrap(),
+                Some(net),
+            )
+        } else {
+            NetAtaxx::new(AtaxxStandard::startpos(), Some(net))
+        };
+        loop {
+            let mut moves = <NetAtaxx<false> as Game>::Moves::default();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+            assert_eq!(pos.accumulator(), &net.refresh(pos.position()), "after game {game}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 3000, "only {checked} positions");
+}
+
+#[test]
+fn polish_positions_update_the_same_way() {
+    let net = leak(random_net(3));
+    let mut pos = NetAtaxx::new(AtaxxPolish::startpos(), Some(net));
+    let mut rng = Mix(5);
+    for _ in 0..200 {
+        let mut moves = <NetAtaxx<true> as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+        assert_eq!(pos.accumulator(), &net.refresh(pos.position()));
+    }
+}
+
+#[test]
+fn quantised_evaluation_matches_the_float_reference() {
+    let net = leak(random_net(19));
+    let mut rng = Mix(23);
+    let mut pos = NetAtaxx::new(AtaxxStandard::startpos(), Some(net));
+    let mut spread = Vec::new();
+    for _ in 0..150 {
+        let mut moves = <NetAtaxx<false> as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        pos.play(moves[rng.below(moves.len())]);
+        if pos.outcome().is_some() {
+            break;
+        }
+        let q = f64::from(pos.evaluate());
+        let f = net.evaluate_float(pos.position());
+        // Only the integer divisions differ: less than one unit of the output sum each.
+        assert!((q - f).abs() <= 2.0, "quantised {q} vs float {f}");
+        spread.push(q);
+    }
+    assert!(spread.iter().any(|&q| (q - spread[0]).abs() > 0.5), "the evaluation never changed");
+}
+
+#[test]
+fn evaluation_is_the_same_for_swapped_colours() {
+    let net = leak(random_net(29));
+    let a = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
+    let b = AtaxxStandard::parse_position("o5x/7/2ox3/3o3/7/7/x5o o 0 1").unwrap();
+    let (a, b) = (NetAtaxx::new(a, Some(net)), NetAtaxx::new(b, Some(net)));
+    assert_eq!(a.evaluate(), b.evaluate());
+}
+
+#[test]
+fn without_a_net_the_hand_made_evaluation_is_used() {
+    let pos = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
+    assert_eq!(NetAtaxx::new(pos.clone(), None).evaluate(), pos.evaluate());
+}
+
+#[test]
+fn loader_rejects_bad_files() {
+    let good = random_net(31).to_bytes();
+    assert!(Network::from_bytes(&good).is_ok());
+    for len in [0, 3, 8, 20, HEADER_BYTES, FILE_BYTES / 2, FILE_BYTES - 1] {
+        assert!(Network::from_bytes(&good[..len]).is_err(), "truncated to {len}");
+    }
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(Network::from_bytes(&long), Err(NetError::Length(FILE_BYTES + 1, FILE_BYTES)));
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::BadMagic));
+    let mut bad = good.clone();
+    bad[8] = 2;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(2)));
+    let mut bad = good.clone();
+    bad[16] = 64;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("hidden", 64, HIDDEN as i64)));
+    let mut bad = good.clone();
+    bad[28..32].copy_from_slice(&0i32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Scale(0)));
+    let mut bad = good.clone();
+    let at = FILE_BYTES - 4 - 2;
+    bad[at..at + 2].copy_from_slice(&200i16.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::OutputWeight(2 * HIDDEN - 1)));
+    assert!(matches!(Network::load_file("/nonexistent/net.nnue"), Err(NetError::Io(_))));
+}
+
+#[test]
+fn random_bytes_never_panic_the_loader() {
+    let mut rng = Mix(37);
+    for _ in 0..200 {
+        let len = rng.below(FILE_BYTES + 10);
+        let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+        if rng.below(2) == 0 && len >= 8 {
+            bytes[..8].copy_from_slice(MAGIC);
+        }
+        let _ = Network::from_bytes(&bytes);
+    }
+    // A well-formed header with extreme weights still evaluates without panicking.
+    let mut bytes = random_net(41).to_bytes();
+    for b in &mut bytes[HEADER_BYTES..HEADER_BYTES + 2 * INPUTS * HIDDEN] {
+        *b = 0x7f;
+    }
+    let net = leak(Network::from_bytes(&bytes).unwrap());
+    let full = AtaxxStandard::parse_position(
+        "xxxxxxx/xxxxxxx/xxxxxxx/xxxxooo/ooooooo/ooooooo/oooooo1 x 0 1",
+    )
+    .unwrap();
+    let _ = NetAtaxx::new(full, Some(net)).evaluate();
+}
