@@ -114,7 +114,11 @@ def main():
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
         retro = next((r for r in rows if r["solver"] == "retro"), None)
-        retro2 = next((r for r in rows if r["solver"] == "retro2"), None)
+        # The last solved retro2 row (a cell re-run after a time limit has an unknown row
+        # first), else its last row.
+        retro2s = [r for r in rows if r["solver"] == "retro2"]
+        retro2 = next((r for r in reversed(retro2s) if r["outcome"] in SOLVED),
+                      retro2s[-1] if retro2s else None)
         earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
         if retro and earlier and retro["outcome"] in SOLVED and retro["outcome"] != earlier[0]["outcome"]:
             disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, retro {retro['outcome']}")
