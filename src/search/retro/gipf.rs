@@ -63,6 +63,8 @@ use crate::games::gipf::{Gipf, GipfMove, GipfMoves};
 use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
 use crate::unmove::LayeredIndex;
 
+// A file beside this one (a `gipf/` folder would make this file a self-named module).
+#[path = "gipf_sparse.rs"]
 pub mod sparse;
 
 use sparse::{KeySet, ReachRun, ReachStop, SparseModel, reach};
@@ -259,6 +261,9 @@ enum Fail {
     Engine(EngineError),
 }
 
+/// The reachable positions of every layer, their cells and what the solve found.
+type Solved = (Vec<KeySet>, Vec<Vec<u16>>, Retro2Info);
+
 /// Solves `root` with `model`: returns the reachable positions of every layer, their solved
 /// cells (by id in the layer's [`KeySet`]) and what it found.
 ///
@@ -270,7 +275,7 @@ fn solve_all(
     budget: u64,
     limits: &Limits,
     began: Instant,
-) -> Result<(Vec<KeySet>, Vec<Vec<u16>>, Retro2Info), Fail> {
+) -> Result<Solved, Fail> {
     let idx = &model.layers.index;
     let mut info = Retro2Info { indexed: idx.total_size(), ..Retro2Info::default() };
     let over = |bytes: u64| {

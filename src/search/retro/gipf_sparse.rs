@@ -40,8 +40,8 @@ impl KeySet {
     pub fn from_sorted(ranks: Vec<u64>) -> KeySet {
         debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
         let Some(&max) = ranks.last() else { return KeySet::default() };
-        // About 2 positions per bucket on average.
-        let want = (ranks.len() / 2).max(1).next_power_of_two().trailing_zeros();
+        // 4 to 8 positions per bucket on average: at most a byte of directory per position.
+        let want = (ranks.len() / 8).max(1).next_power_of_two().trailing_zeros();
         let top = 64 - max.leading_zeros();
         let shift = top.saturating_sub(want);
         let buckets = (max >> shift) as usize + 1;
@@ -679,6 +679,41 @@ mod tests {
         let mut want: Vec<u64> = (0..10_000u64).map(|i| i * 977 % 12_345).collect();
         want.sort_unstable();
         assert_eq!(sorted, want);
+    }
+
+    /// Bits over the index and hash sets find the same positions (the budget picks one).
+    #[test]
+    fn both_reachability_passes_agree() {
+        use crate::Notation;
+        use crate::games::gipf::Gipf;
+        for text in [
+            "3 3 3 3/0 0 W/W_B/____/B___W/____/W_B",
+            "3 3 4 4/1 1 W/W_B/____/B___W/____/W_B",
+            "3 2 4 3/1 0 B/W_B/____/B___W/____/W_B",
+            "2 2 6 5/3 2 W/WB/B_W/WB",
+        ] {
+            let root = Gipf::parse_position(text).unwrap();
+            let model = GipfModel::new(&root).unwrap();
+            let (l0, r0) = crate::unmove::LayeredIndex::rank(&model.layers, &root).unwrap();
+            let bits_budget = model.layers.index.total_size();
+            let hash_budget = bits_budget / 8;
+            let run = |budget| {
+                let stopped = || false;
+                let log = |_: &str| {};
+                let run = ReachRun {
+                    cap: u64::MAX,
+                    budget,
+                    stopped: &stopped,
+                    log: &log,
+                    checkpoint: None,
+                };
+                reach(&model, (l0, r0), &run).unwrap()
+            };
+            let (a, b) = (run(bits_budget), run(hash_budget));
+            assert_eq!(a, b, "{text}");
+            assert!(a.iter().map(KeySet::len).sum::<usize>() > 10, "{text}");
+            assert!(a[l0].find(r0).is_some());
+        }
     }
 
     #[test]
