@@ -223,9 +223,12 @@ def main():
         mem_path = res / "raw" / "retro2-memory.csv"
         if mem_path.exists():
             for m in csv.DictReader(open(mem_path)):
-                mem[m["id"]] = int(m["peak_kib"])
+                mem.setdefault(m["id"], []).append((float(m["seconds"]), int(m["peak_kib"])))
         for r in by_retro2:
-            kib = mem.get(r["id"])
+            # A cell may have run more than once (a time limit, a check): the run whose time
+            # is that of the solved row.
+            runs = mem.get(r["id"], [])
+            kib = min(runs, key=lambda m: abs(m[0] - float(r["millis"]) / 1000))[1] if runs else None
             peak = f"{kib / 1024:.0f}" if kib else "?"
             per = f"{kib * 1024 / int(r['nodes']):.1f}" if kib else "?"
             md.append(f"| S={r['S']} K={r['K']} {r['GW']}+{r['GB']} | {r['winner']} | {r['retro2_plies'] or '-'}"
