@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Pass 6 of the GIPF variant table: the indexed retrograde solver retro2 on the cells named in the
 # arguments (ids of datasets/gipf/small-variants.tsv, e.g. S3-K3-W5-B5), one process per cell so
-# that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT,
-# a killed run resumes its layers), each run at most TIME_LIMIT seconds (default 1700).
+# that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT
+# set to CHECKPOINT: a killed run resumes its reachability pass and its solved layers), each run at
+# most TIME_LIMIT seconds (default 1700).
 #   CHECK=1: instead of ids, every cell already solved whose index has at most CHECK_MAX positions
 #            (default 40000000): retro2 re-solves them to check it against the earlier passes.
+#   UNKNOWN=1: instead of ids, every cell still unknown, smallest index first.
 # Rows go to results/gipf/raw/pass6.csv (bitsolve solve --out), peak memory to
 # results/gipf/raw/retro2-memory.csv; then scripts/gipf_table.py rewrites
 # results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the
@@ -36,6 +38,19 @@ def bound(s, gw, gb):
 for r in csv.DictReader(open("results/gipf/small-variants.csv")):
     if r["winner"] != "?" and bound(int(r["S"]), int(r["GW"]), int(r["GB"])) <= cap:
         print(r["id"])
+EOF
+)
+fi
+if [ "${UNKNOWN:-0}" = 1 ]; then
+  mapfile -t ids < <(python3 - <<'EOF'
+import csv, math
+def bound(s, gw, gb):
+    n = 3 * s * (s - 1) + 1
+    return sum(math.comb(n, w) * math.comb(n - w, b) * (gw - w + 1) * (gb - b + 1) * 2
+               for w in range(min(gw, n) + 1) for b in range(min(gb, n - w) + 1))
+rows = [r for r in csv.DictReader(open("results/gipf/small-variants.csv")) if r["winner"] == "?"]
+for r in sorted(rows, key=lambda r: bound(int(r["S"]), int(r["GW"]), int(r["GB"]))):
+    print(r["id"])
 EOF
 )
 fi

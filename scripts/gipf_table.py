@@ -114,7 +114,11 @@ def main():
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
         retro = next((r for r in rows if r["solver"] == "retro"), None)
-        retro2 = next((r for r in rows if r["solver"] == "retro2"), None)
+        # The last solved retro2 row (a cell re-run after a time limit has an unknown row
+        # first), else its last row.
+        retro2s = [r for r in rows if r["solver"] == "retro2"]
+        retro2 = next((r for r in reversed(retro2s) if r["outcome"] in SOLVED),
+                      retro2s[-1] if retro2s else None)
         earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
         if retro and earlier and retro["outcome"] in SOLVED and retro["outcome"] != earlier[0]["outcome"]:
             disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, retro {retro['outcome']}")
@@ -219,9 +223,12 @@ def main():
         mem_path = res / "raw" / "retro2-memory.csv"
         if mem_path.exists():
             for m in csv.DictReader(open(mem_path)):
-                mem[m["id"]] = int(m["peak_kib"])
+                mem.setdefault(m["id"], []).append((float(m["seconds"]), int(m["peak_kib"])))
         for r in by_retro2:
-            kib = mem.get(r["id"])
+            # A cell may have run more than once (a time limit, a check): the run whose time
+            # is that of the solved row.
+            runs = mem.get(r["id"], [])
+            kib = min(runs, key=lambda m: abs(m[0] - float(r["millis"]) / 1000))[1] if runs else None
             peak = f"{kib / 1024:.0f}" if kib else "?"
             per = f"{kib * 1024 / int(r['nodes']):.1f}" if kib else "?"
             md.append(f"| S={r['S']} K={r['K']} {r['GW']}+{r['GB']} | {r['winner']} | {r['retro2_plies'] or '-'}"

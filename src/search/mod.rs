@@ -229,8 +229,9 @@ pub enum SolverKind {
     /// Lookups in a solved Ataxx table file ([`retro::table`], `--table FILE`): value and a
     /// best move, no distance; `unknown` for positions not in the table.
     Table,
-    /// The indexed layered retrograde engine on GIPF ([`retro::gipf`]): a few bytes per
-    /// indexed position, `--tt-mib` as its memory budget; `unsupported` for other games.
+    /// The indexed layered retrograde engine on GIPF ([`retro::gipf`]) over the positions
+    /// reachable from the root only (about 12 bytes per reachable position), `--tt-mib` as its
+    /// memory budget; `unsupported` for other games.
     Retro2,
 }
 

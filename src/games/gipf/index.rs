@@ -393,7 +393,8 @@ impl Gipf {
                 add(st, false);
             }
         }
-        for (st, plain) in seen {
+        // By reference: moving the array out would copy all of its capacity.
+        for &(st, plain) in &seen {
             f(st, plain);
         }
     }

@@ -14,7 +14,8 @@ impl Gipf {
         let mut out = Vec::new();
         for (li, line) in self.geo.lines.iter().enumerate() {
             let cells = &line.cells;
-            if cells.len() < k {
+            // A line with fewer than K pieces of the colour has no run (the usual case).
+            if cells.len() < k || ((mine & line.mask).count_ones() as usize) < k {
                 continue;
             }
             let mut i = 0;

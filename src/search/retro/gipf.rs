@@ -11,8 +11,6 @@
 //! own pieces go back to the reserve, so play can cycle) are *hidden* moves, whose edges the
 //! engine keeps (8 bytes each, [`LayerModel::expand`]).
 //!
-//! # Solver
-//!
 //! # Why hidden edges
 //!
 //! Undoing a move that removed rows needs the removed runs back, which could lie on any empty
@@ -23,27 +21,32 @@
 //! the moves, so the engine stores just those edges (found while it scans the layer anyway)
 //! and keeps the counter algorithm with its exact distances.
 //!
-//! # Cost
-//!
-//! The work is proportional to the index (every rank of a used layer is visited: 328.5M for
-//! S = 3, 5+5) plus, per reachable position, two move generations in the reachability pass,
-//! one in the scan and one un-push generation when it is decided; the memory to the index
-//! (2 bytes per position of a used layer, a quarter byte per position for the reachable
-//! sets).
-//!
 //! # Solver
 //!
-//! [`Retro2Solver`] answers a GIPF root: the positions reachable from it are marked layer by
-//! layer ([`reachable`], 2 bits per indexed position), then every layer holding one is
-//! solved from the last to the root's with [`solve_layer`] restricted to them; the 16-bit
-//! cells (value and exact distance: the winner's shortest, the loser's longest) of every
-//! solved layer are kept, since a capture can reach any later layer. Memory: 2 bytes per
-//! indexed position of the layers holding reachable positions, a quarter byte per indexed
-//! position for the reachable sets, plus per layer being solved 1 byte of counter per
-//! position, the buckets and the hidden edges. `--tt-mib` is its memory budget: a root whose
-//! estimate exceeds it is `unknown` with the estimate as reason, before any work. With the
-//! environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR`, each solved layer's cells are written
-//! to `DIR/<root key>/layer-L.cells` and a later run on the same root resumes from them.
+//! [`Retro2Solver`] answers a GIPF root in two passes over the positions reachable from it,
+//! and never touches the other positions of the index:
+//!
+//! 1. [`sparse::reach`] finds them, layer by layer, generating each position's moves once;
+//!    each layer's reachable positions become a sorted list of ranks ([`KeySet`]), and a
+//!    position's *id* is its place in that list.
+//! 2. Every layer holding one is solved from the last to the root's with [`solve_layer`] on
+//!    [`SparseModel`] (the layers of ids): one move generation per position, one un-push
+//!    generation per decided position. The 16-bit cells (value and exact distance: the
+//!    winner's shortest, the loser's longest) of every solved layer are kept, since a capture
+//!    can reach any later layer.
+//!
+//! # Cost
+//!
+//! Memory per reachable position: 8 bytes of rank and 1 to 2 of directory ([`KeySet`]), 2 of
+//! cell; plus, for the layer being solved, 1 byte of counter, the distance buckets and 8
+//! bytes per hidden edge. While the reachability pass runs, a hash set of 16 to 32 bytes per
+//! position holds the layers not finished. `--tt-mib` is the memory budget: past it the
+//! answer is `unknown` with the reason, and a node limit caps the reachable positions. With
+//! the environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR`, the reachable sets (when found,
+//! and every five minutes while they are searched) and each solved layer's cells are written
+//! under `DIR/gipf-reach-<parameters>-<root key>/`, and a later run on the same root resumes
+//! from them. `BITSOLVE_RETRO_LOG` prints progress (positions per second, bytes per position)
+//! on standard error.
 
 use std::any::Any;
 use std::io::Write;
@@ -52,13 +55,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::model::LayerModel;
-use super::solve::{Control, EngineError, reachable, solve_layer};
-use super::values::{DRAW, LOSS, PackedValues, WIN, cell};
-use crate::game::{Game, Outcome};
+use super::solve::{Control, EngineError, solve_layer};
+use super::values::{DRAW, LOSS, WIN, cell};
+use crate::game::{Game, Outcome, Player};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
 use crate::games::gipf::{Gipf, GipfMove, GipfMoves};
 use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
 use crate::unmove::LayeredIndex;
+
+// A file beside this one (a `gipf/` folder would make this file a self-named module).
+#[path = "gipf_sparse.rs"]
+pub mod sparse;
+
+use sparse::{KeySet, ReachRun, ReachStop, SparseModel, reach};
 
 /// GIPF as seen by the layered engine.
 #[derive(Clone, Debug)]
@@ -79,7 +88,8 @@ impl GipfModel {
     }
 
     fn gipf(&self, pos: IndexedPos) -> Gipf {
-        self.layers.gipf(&pos)
+        let to_move = if pos.side == 0 { Player::First } else { Player::Second };
+        self.layers.template.with_state_unhashed(self.layers.index.state(&pos), to_move)
     }
 
     /// Calls `f(layer, rank, plain)` for each distinct child of `pos`.
@@ -211,20 +221,11 @@ pub struct Retro2Info {
     pub hidden: u64,
 }
 
-/// Bytes the solve of `model` needs when the layers `used` hold reachable positions.
-fn estimate(model: &GipfModel, used: &[bool]) -> u64 {
-    let idx = &model.layers.index;
-    let all: u64 = idx.total_size();
-    let kept: u64 = (0..idx.layer_count()).filter(|&l| used[l]).map(|l| idx.size_of(l)).sum();
-    let largest = (0..idx.layer_count()).filter(|&l| used[l]).map(|l| idx.size_of(l)).max();
-    all / 4 + 2 * kept + 3 * largest.unwrap_or(0)
-}
-
 /// The directory of the checkpoints of `root`, if asked for.
 fn checkpoint_dir(root: &Gipf) -> Option<PathBuf> {
     let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT")?;
     let key = root.exact_key()?;
-    Some(Path::new(&base).join(format!("gipf-{:?}-{key:032x}", root.params())))
+    Some(Path::new(&base).join(format!("gipf-reach-{:?}-{key:032x}", root.params())))
 }
 
 fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
@@ -254,49 +255,17 @@ fn log(line: &str) {
     }
 }
 
-fn save_reach(dir: &Path, sets: &[PackedValues]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join("reach.bits");
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        for s in sets {
-            f.write_all(&s.to_bytes())?;
-        }
-        f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
-    }
-    std::fs::rename(tmp, path)
-}
-
-fn load_reach(dir: &Path, model: &GipfModel) -> Option<Vec<PackedValues>> {
-    let bytes = std::fs::read(dir.join("reach.bits")).ok()?;
-    let sizes: Vec<u64> = (0..model.layers()).map(|l| model.layer_size(l)).collect();
-    let want: u64 = sizes.iter().map(|s| s.div_ceil(32) * 8).sum();
-    if bytes.len() as u64 != want {
-        return None;
-    }
-    let mut at = 0usize;
-    let mut sets = Vec::new();
-    for &len in &sizes {
-        let n = (len.div_ceil(32) * 8) as usize;
-        let words = bytes[at..at + n]
-            .chunks(8)
-            .map(|c| u64::from_le_bytes(c.try_into().expect("8")))
-            .collect();
-        sets.push(PackedValues::from_words(words, len));
-        at += n;
-    }
-    Some(sets)
-}
-
 /// Why a solve ended without an answer.
 enum Fail {
     Unknown(Unknown),
     Engine(EngineError),
 }
 
-/// Solves `root` with `model`: returns the solved cells of every layer (empty for layers
-/// without reachable positions) and what it found.
+/// The reachable positions of every layer, their cells and what the solve found.
+type Solved = (Vec<KeySet>, Vec<Vec<u16>>, Retro2Info);
+
+/// Solves `root` with `model`: returns the reachable positions of every layer, their solved
+/// cells (by id in the layer's [`KeySet`]) and what it found.
 ///
 /// # Errors
 /// The reason of an `unknown` answer.
@@ -306,97 +275,105 @@ fn solve_all(
     budget: u64,
     limits: &Limits,
     began: Instant,
-) -> Result<(Vec<Vec<u16>>, Retro2Info), Fail> {
+) -> Result<Solved, Fail> {
     let idx = &model.layers.index;
     let mut info = Retro2Info { indexed: idx.total_size(), ..Retro2Info::default() };
-    if let Some(n) = limits.nodes
-        && info.indexed > n
-    {
-        return Err(Fail::Unknown(Unknown::TooLarge { positions: info.indexed, max: n }));
-    }
     let over = |bytes: u64| {
         Fail::Unknown(Unknown::GaveUp(format!(
-            "retro2 needs about {} MiB for {} indexed positions, more than its budget of {} \
-             MiB (--tt-mib)",
+            "retro2 needs more than {} MiB, more than its budget of {} MiB (--tt-mib)",
             bytes >> 20,
-            info.indexed,
             budget >> 20
         )))
     };
-    if info.indexed / 4 > budget {
-        return Err(over(info.indexed / 4));
-    }
     let stop = AtomicBool::new(false);
-    let check = |_: u64| {
+    let stopped = || {
         if limits.time.is_some_and(|t| began.elapsed() >= t)
             || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
         {
             stop.store(true, Ordering::Relaxed);
         }
+        stop.load(Ordering::Relaxed)
+    };
+    let check = |_: u64| {
+        stopped();
     };
     let control = Control { progress: Some(&check), stop: Some(&stop) };
     let (l0, r0) = model.layers.rank(root).expect("the root is in its own index");
-    let side = root.to_move().index() as u8;
     let dir = checkpoint_dir(root);
     let t = Instant::now();
-    let reached = if let Some(r) = dir.as_deref().and_then(|d| load_reach(d, model)) {
-        r
-    } else {
-        let r = reachable(model, (l0, r0, side), &control).map_err(Fail::Engine)?;
-        if let Some(d) = &dir {
-            save_reach(d, &r).map_err(|e| {
-                Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
-            })?;
-        }
-        r
+    let run = ReachRun {
+        cap: limits.nodes.unwrap_or(u64::MAX),
+        budget,
+        stopped: &stopped,
+        log: &log,
+        checkpoint: dir.as_deref(),
     };
-    let counts: Vec<u64> = reached
-        .iter()
-        .map(|set| (0..set.len()).map(|i| u64::from(set.get(i) != 0)).sum())
-        .collect();
-    info.reachable = counts.iter().sum();
-    let used: Vec<bool> = counts.iter().map(|&c| c > 0).collect();
-    info.estimate = estimate(model, &used);
+    let sets = match reach(model, (l0, r0), &run) {
+        Ok(s) => s,
+        Err(ReachStop::Stopped) => return Err(Fail::Engine(EngineError::Stopped)),
+        Err(ReachStop::TooMany(n)) => {
+            return Err(Fail::Unknown(Unknown::TooLarge {
+                positions: n,
+                max: limits.nodes.unwrap_or(u64::MAX),
+            }));
+        }
+        Err(ReachStop::Budget(b)) => return Err(over(b)),
+        Err(ReachStop::Io(e)) => {
+            return Err(Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))));
+        }
+    };
+    info.reachable = sets.iter().map(|s| s.len() as u64).sum();
+    let keys: u64 = sets.iter().map(KeySet::bytes).sum();
+    let largest = sets.iter().map(|s| s.len() as u64).max().unwrap_or(0);
+    // Keys, 2 bytes of cell per position, and for the layer being solved 1 byte of counter
+    // and at most 8 bytes of bucket entries per position.
+    info.estimate = keys + 2 * info.reachable + 9 * largest;
     if info.estimate > budget {
         return Err(over(info.estimate));
     }
     log(&format!(
-        "retro2: {} indexed, {} reachable in {:.1} s, estimate {} MiB",
+        "retro2: {} indexed, {} reachable in {:.1} s ({:.0} positions/s), keys {:.2} bytes per \
+         position, estimate {} MiB",
         info.indexed,
         info.reachable,
         t.elapsed().as_secs_f64(),
+        info.reachable as f64 / t.elapsed().as_secs_f64().max(1e-9),
+        keys as f64 / info.reachable.max(1) as f64,
         info.estimate >> 20
     ));
+    let sparse = SparseModel { model, sets: &sets };
     let layers = idx.layer_count();
     let mut cells: Vec<Vec<u16>> = vec![Vec::new(); layers];
+    let t = Instant::now();
+    let mut solved = 0u64;
     for layer in (l0..layers).rev() {
-        if !used[layer] {
+        let n = sets[layer].len() as u64;
+        if n == 0 {
             continue;
         }
         if let Some(d) = &dir
-            && let Some(c) = load_cells(d, layer, idx.size_of(layer))
+            && let Some(c) = load_cells(d, layer, n)
         {
             cells[layer] = c;
             continue;
         }
         let later: Vec<&[u16]> = cells[layer + 1..].iter().map(Vec::as_slice).collect();
-        let solved = solve_layer(model, layer, &later, Some(&reached[layer]), &control)
-            .map_err(Fail::Engine)?;
+        let c = solve_layer(&sparse, layer, &later, None, &control).map_err(Fail::Engine)?;
         if let Some(d) = &dir {
-            save_cells(d, layer, &solved).map_err(|e| {
+            save_cells(d, layer, &c).map_err(|e| {
                 Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
             })?;
         }
-        cells[layer] = solved;
+        cells[layer] = c;
+        solved += n;
         log(&format!(
-            "retro2: layer {layer} {:?}: {} positions, {} reachable, done at {:.1} s",
+            "retro2: layer {layer} {:?}: {n} reachable solved, done at {:.1} s ({:.0} positions/s)",
             idx.layer_totals(layer),
-            idx.size_of(layer),
-            counts[layer],
-            began.elapsed().as_secs_f64()
+            began.elapsed().as_secs_f64(),
+            solved as f64 / t.elapsed().as_secs_f64().max(1e-9)
         ));
     }
-    Ok((cells, info))
+    Ok((sets, cells, info))
 }
 
 /// Solves a GIPF root: the report and what the solve found.
@@ -416,7 +393,7 @@ pub fn solve_gipf(
         return (unknown(why, 0), Retro2Info::default());
     };
     let budget = (budget_mib as u64) << 20;
-    let (cells, info) = match solve_all(&model, root, budget, limits, began) {
+    let (sets, cells, info) = match solve_all(&model, root, budget, limits, began) {
         Ok(x) => x,
         Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
         Err(Fail::Engine(EngineError::Stopped)) => {
@@ -429,9 +406,15 @@ pub fn solve_gipf(
     let idx = &model.layers;
     let cell_of = |g: &Gipf| {
         let (l, r) = idx.rank(g).expect("in the index");
-        cells[l][r as usize]
+        let i = sets[l].find(r).expect("a child of the root is reachable");
+        cells[l][i as usize]
     };
     let c0 = cell_of(root);
+    log(&format!(
+        "retro2: solved in {:.1} s, {} reachable positions",
+        began.elapsed().as_secs_f64(),
+        info.reachable
+    ));
     let (v0, d0) = (cell::value(c0), cell::distance(c0));
     let wanted = match v0 {
         WIN => LOSS,
