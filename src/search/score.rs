@@ -493,7 +493,9 @@ impl<'a, G: Scored> Worker<'a, G> {
         if probe && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
             (lower, upper, tt_move) = (i32::from(e.lower), i32::from(e.upper), e.move_index);
             // At the root the move must be one of this position's (a symmetric image stored
-            // under the same key numbers its moves differently): no early return there.
+            // under the same key numbers its moves differently) and proven by this search: no
+            // early return and no narrowed window there (a bound from another thread could
+            // invert the window, and a child's upper bound would then pass for a lower one).
             if ply > 0 {
                 if lower >= beta || lower == upper {
                     return Some((lower, tt_move));
@@ -501,9 +503,9 @@ impl<'a, G: Scored> Worker<'a, G> {
                 if upper <= alpha {
                     return Some((upper, tt_move));
                 }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
             }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
         }
         let nodes_before = self.stats.nodes;
         let alpha0 = alpha;
