@@ -18,6 +18,11 @@ Only numpy is needed (pip install numpy). One BLAS thread (set before numpy load
 
     nice -n 10 python3 scripts/ataxx_train.py /work/data/ataxx/gen1.bin --out nets/ataxx/net1.nnue
 
+With `--augment` each batch is seen under one of the 8 symmetries of the square board (chosen at
+random per batch; Ataxx rules are symmetric under all of them). With `--checkpoint FILE` the
+weights, the optimiser state and the random generator are saved after every epoch and a run
+started again with the same arguments resumes after the last saved epoch.
+
 Prints the fitted K, the train and validation loss per epoch (validation: the last 5% of
 games), and the loss of the quantised net on the validation positions.
 """
@@ -69,6 +74,25 @@ def bits49(boards):
     """(N, 49) uint8 of the stride-8 bitboards, square order 7 * rank + file."""
     b = np.unpackbits(boards.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
     return b[:, SQUARE_BITS]
+
+
+def symmetries():
+    """The 8 symmetries of the 7x7 board as permutations of the 98 inputs (identity first)."""
+    out = []
+    for k in range(8):
+        perm = []
+        for s in range(49):
+            r, f = divmod(s, 7)
+            if k & 1:
+                f = 6 - f
+            if k & 2:
+                r = 6 - r
+            if k & 4:
+                r, f = f, r
+            perm.append(7 * r + f)
+        perm = np.array(perm)
+        out.append(np.concatenate([perm, perm + 49]))
+    return out
 
 
 def features(rec):
@@ -170,6 +194,8 @@ def main():
     ap.add_argument("--wdl", type=float, default=0.5, help="weight of the game result in the target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
+    ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
+    ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     args = ap.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -195,6 +221,17 @@ def main():
     v = [np.zeros_like(p) for p in net.params()]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     step = 0
+    first = 0
+    if args.checkpoint and os.path.exists(args.checkpoint):
+        ck = np.load(args.checkpoint, allow_pickle=True)
+        for q, param in enumerate(net.params()):
+            param[...] = ck[f"p{q}"]
+            m[q][...] = ck[f"m{q}"]
+            v[q][...] = ck[f"v{q}"]
+        step, first = int(ck["step"]), int(ck["epoch"])
+        rng.bit_generator.state = ck["rng"].item()
+        print(f"resumed from {args.checkpoint} after epoch {first}", flush=True)
+    perms = symmetries()
 
     def evaluate(idx):
         losses, n = 0.0, 0
@@ -205,7 +242,7 @@ def main():
             n += j.size
         return losses / max(n, 1)
 
-    for epoch in range(args.epochs):
+    for epoch in range(first, args.epochs):
         lr = args.lr * (0.3 ** (epoch // args.drop_every))
         order = rng.permutation(train)
         total = 0.0
@@ -213,6 +250,9 @@ def main():
             j = order[i:i + args.batch]
             xs = xs_all[j].astype(np.float32)
             xn = xn_all[j].astype(np.float32)
+            if args.augment:
+                perm = perms[rng.integers(8)]
+                xs, xn = xs[:, perm], xn[:, perm]
             y, cache = net.forward(xs, xn)
             p = sigmoid(y)
             total += cross_entropy(p, target[j]) * j.size
@@ -228,6 +268,13 @@ def main():
             net.clip()
         print(f"epoch {epoch + 1}: lr {lr:.2e} train loss {total / order.size:.5f} "
               f"validation loss {evaluate(val):.5f}", flush=True)
+        if args.checkpoint:
+            state = {f"p{q}": p for q, p in enumerate(net.params())}
+            state.update({f"m{q}": a for q, a in enumerate(m)})
+            state.update({f"v{q}": a for q, a in enumerate(v)})
+            tmp = args.checkpoint + ".tmp.npz"
+            np.savez(tmp, step=step, epoch=epoch + 1, rng=np.array(rng.bit_generator.state, dtype=object), **state)
+            os.replace(tmp, args.checkpoint)
 
     data = quantise(net, k)
     with open(args.out, "wb") as f:
