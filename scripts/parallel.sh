@@ -70,9 +70,9 @@ grep -E "^(id|${keep:-none})\b" "$suite/geo-all.tsv" >"$suite/geography.tsv"
   echo "as the interleaving is alike. Timings (1 and 2 threads, best of $timed a position) are"
   echo "meaningful only on a quiet machine; speedup = time(1) / time(2) summed over positions."
   echo "\`alphabeta\` = ABDADA deferral on top of Lazy SMP; \`alphabeta-lazy\` = plain Lazy SMP."
-  echo "Helper threads join one by one as the search grows (helper k once the threads have"
-  echo "counted J x 2^(k-1) nodes; J is in each section's text, 0 = all at once), so a small"
-  echo "search stays on few threads."
+  echo "Helper threads join one by one as the search grows (the first at once, helper k >= 2"
+  echo "once the threads have counted J x 2^(k-1) nodes; J is in each section's text, 0 = all"
+  echo "at once), so a small search stays on few threads."
   echo
 } >"$tmp_out"
 

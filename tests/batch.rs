@@ -104,7 +104,8 @@ fn second_run_with_resume_does_nothing() {
 fn killed_runs_keep_every_finished_row() {
     let dir = temp_dir("kill");
     let data = dir.join("d.tsv");
-    // Six quick positions, then three slow ones that each run into the 1 s time limit.
+    // Six quick positions, then three slow ones that each run into the 3 s time limit (long
+    // enough that a loaded machine cannot finish the run in the 300 ms before a signal).
     let mut lines = String::from("id\tposition\texpected\n");
     for (i, fen) in
         ["xo/ox", "x1o/o1x", "x2o/o2x", "x3o/o3x", "x4o/o4x", "x5o/o5x"].iter().enumerate()
@@ -123,7 +124,7 @@ fn killed_runs_keep_every_finished_row() {
         "--solver",
         "alphabeta",
         "--time-limit",
-        "1",
+        "3",
         "--out",
         s(&csv),
         "--resume",

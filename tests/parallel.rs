@@ -35,7 +35,8 @@ fn solvers() -> Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> {
             ));
         }
     }
-    // Helpers joining a running search (after 64, 128 and 256 nodes of the small positions).
+    // Helpers joining a running search (the first at once, the others after 128 and 256 nodes
+    // of the small positions).
     let options =
         SolverOptions { threads: 4, helper_join: 64, tt_mib: 2, ..SolverOptions::default() };
     out.push(("alphabeta t4 join64".into(), Box::new(AlphaBetaSolver::new(&options)), true));

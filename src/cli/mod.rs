@@ -111,8 +111,8 @@ pub struct SearchArgs {
     /// Give up on a position after this many nodes.
     #[arg(long)]
     node_limit: Option<u64>,
-    /// With `--threads`: helper `k` joins the search once the threads have counted this many
-    /// nodes times `2^(k-1)` (0: every thread starts at once).
+    /// With `--threads`: the first helper starts at once, helper `k >= 2` joins the search once
+    /// the threads have counted this many nodes times `2^(k-1)` (0: every thread starts at once).
     #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
     pub join_nodes: u64,
 }

@@ -38,8 +38,8 @@ pub struct ParallelStudyArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 256)]
     tt_mib: usize,
-    /// Helper `k` joins once the threads have counted this many nodes times `2^(k-1)` (0: all
-    /// threads start at once).
+    /// The first helper starts at once, helper `k >= 2` once the threads have counted this many
+    /// nodes times `2^(k-1)` (0: all threads start at once).
     #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
     join_nodes: u64,
     /// Also time 1 and 2 threads, best of this many runs per position (0: no timing).
@@ -241,9 +241,17 @@ fn section_head(args: &ParallelStudyArgs, what: &str, positions: usize) -> Strin
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let title = args.title.clone().unwrap_or_else(|| format!("{what} ({})", files.join(", ")));
     let source = args.source.clone().unwrap_or_else(|| files.join(", "));
+    let join = if args.join_nodes == 0 {
+        "every helper starts at once".to_string()
+    } else {
+        format!(
+            "the first helper starts at once, helper k >= 2 after {} x 2^(k-1) nodes",
+            args.join_nodes
+        )
+    };
     let mut md = format!(
-        "### {title}\n\n{positions} positions: {source}; table {} MiB; helpers join after {} nodes (doubling); nodes summed over all threads.\n\n",
-        args.tt_mib, args.join_nodes
+        "### {title}\n\n{positions} positions: {source}; table {} MiB; {join}; nodes summed over all threads.\n\n",
+        args.tt_mib
     );
     md.push_str("| solver | threads | solved | nodes | overhead | worst position |");
     if args.timed > 0 {

@@ -280,25 +280,29 @@ pub struct SolverOptions {
     /// df-pn: a new leaf whose mover wins with its first reply counts as solved at once (default
     /// off; on pays where immediate wins are common, GIPF).
     pub win_probe: bool,
-    /// Parallel alpha-beta, df-pn and the score alpha-beta: helper `k` (1-based) joins the
-    /// search once all threads together have counted `helper_join << (k - 1)` nodes (one more
-    /// thread each time the search doubles; 0: all threads start at once). See
-    /// [`wait_to_join`].
+    /// Parallel alpha-beta, df-pn and the score alpha-beta: the first helper starts at once,
+    /// helper `k >= 2` joins the search once all threads together have counted
+    /// `helper_join << (k - 1)` nodes (one more thread each time the search doubles; 0: all
+    /// threads start at once). See [`wait_to_join`].
     pub helper_join: u64,
 }
 
 /// Default transposition table size in MiB.
 pub const TT_MIB_DEFAULT: usize = 64;
 
-/// Default of [`SolverOptions::helper_join`]: the first helper joins after 16384 nodes
-/// (a few milliseconds of search; measured in `results/parallel.md`: at 8 threads the
-/// node overhead of trees of 1e4-1e6 nodes falls from 1.3-2.8 to 1.0-1.7).
+/// Default of [`SolverOptions::helper_join`]: the second helper joins after 32768 nodes, the
+/// third after 65536 and so on (a few milliseconds of search; measured in
+/// `results/parallel.md`: at 8 threads the node overhead of trees of 1e4-1e6 nodes falls from
+/// 1.3-2.8 to 1.0-1.7).
 pub const HELPER_JOIN_DEFAULT: u64 = 16384;
 
-/// Waits until helper thread `helper` of a parallel search may join: at once for thread 0 or
-/// with `unit` 0, else once the threads together have counted `unit << (helper - 1)` nodes in
-/// `nodes` (so helpers join one by one as the search doubles, and a small search, where extra
-/// threads mostly duplicate work, stays on few threads). Returns `false`, without joining, if
+/// Waits until helper thread `helper` of a parallel search may join: at once for threads 0
+/// and 1 or with `unit` 0, else once the threads together have counted `unit << (helper - 1)`
+/// nodes in `nodes` (so helpers join one by one as the search doubles, and a small search,
+/// where extra threads mostly duplicate work, stays on two threads). Two threads split even a
+/// small tree well (the deferral of busy moves, the shared table), so the first helper starts
+/// at once: measured in `results/parallel.md`, that lifts 2-thread speedups on trees of 1e4-1e5
+/// nodes and costs little overhead at 8 threads. Returns `false`, without joining, if
 /// `done()` turns true first (the search ended or was stopped). A waiting helper sleeps.
 pub(crate) fn wait_to_join(
     helper: usize,
@@ -306,7 +310,7 @@ pub(crate) fn wait_to_join(
     nodes: &std::sync::atomic::AtomicU64,
     done: impl Fn() -> bool,
 ) -> bool {
-    if helper == 0 || unit == 0 {
+    if helper <= 1 || unit == 0 {
         return true;
     }
     let goal = unit.saturating_mul(1u64 << (helper - 1).min(40));

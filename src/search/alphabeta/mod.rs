@@ -113,9 +113,9 @@
 //! reach the exact value raises a shared stop flag. Since every thread computes the exact value, the outcome and distance equal the sequential ones (the
 //! best move may differ among equally good moves). Statistics are summed over threads.
 //!
-//! Helpers join one by one as the search grows ([`SolverOptions::helper_join`]): helper `k`
-//! starts once the threads have counted `helper_join << (k - 1)` nodes, so a search of a few
-//! thousand nodes stays on one thread (at 8 threads the node overhead of trees of 1e4-1e6
+//! Helpers join one by one as the search grows ([`SolverOptions::helper_join`]): the first at
+//! once, helper `k >= 2` once the threads have counted `helper_join << (k - 1)` nodes, so a
+//! search of a few thousand nodes stays on two threads (at 8 threads the node overhead of trees of 1e4-1e6
 //! nodes was 1.3-2.8 with every thread starting at once).
 //!
 //! On top of that the threads defer each other's work as in ABDADA (Weill 1996): a node with
