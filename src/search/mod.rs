@@ -283,7 +283,7 @@ pub struct SolverOptions {
     /// Parallel alpha-beta, df-pn and the score alpha-beta: the first helper starts at once,
     /// helper `k >= 2` joins the search once all threads together have counted
     /// `helper_join << (k - 1)` nodes (one more thread each time the search doubles; 0: all
-    /// threads start at once). See [`wait_to_join`].
+    /// threads start at once). See `wait_to_join`.
     pub helper_join: u64,
 }
 

@@ -246,8 +246,8 @@ fn load_layers(path: &Path, count: usize) -> Option<(usize, Vec<Vec<u64>>)> {
 type Found = (Vec<u64>, Vec<(u32, u64)>);
 
 /// The positions reachable from rank `r0` of layer `l0`, per layer (empty sets before `l0`),
-/// each position's moves generated once. With one bit per indexed position ([`reach_bits`])
-/// when the index's bits take at most half the budget, else with hash sets ([`reach_hash`]).
+/// each position's moves generated once. With one bit per indexed position (`reach_bits`)
+/// when the index's bits take at most half the budget, else with hash sets (`reach_hash`).
 ///
 /// # Errors
 /// See [`ReachStop`].

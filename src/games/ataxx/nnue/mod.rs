@@ -23,7 +23,7 @@
 //!
 //! A move changes few inputs: a clone adds one stone and flips up to eight, a jump also
 //! removes one. [`NetAtaxx`] keeps both accumulators next to the position and updates them in
-//! [`Game::play`](crate::game::Game::play) from the squares that changed, so a search that
+//! [`Game::play`] from the squares that changed, so a search that
 //! copies positions (copy-make) copies the accumulators with them.
 //!
 //! # File format (`.nnue`, little-endian), version 1
