@@ -4,7 +4,8 @@
 # Runs a cuteataxx match from the template cuteataxx-settings.json (next to this script; it too
 # was copied from /work/shared/tools) (standard rules, 2 s + 20 ms,
 # ply3_fair openings played with both colours, no adjudication).
-#   ataxx-match.sh [-g GAMES] [-t TIME_MS] [-i INC_MS] [-o OUTDIR] ENGINE1 ENGINE2
+#   ataxx-match.sh [-g GAMES] [-t TIME_MS] [-i INC_MS] [-c CONCURRENCY] [-o OUTDIR] ENGINE1 ENGINE2
+# (-c is this copy's addition: games played side by side, default 1 as in the template.)
 # ENGINE: bitsolve (= $BITSOLVE ataxx uai, default ./target/release/bitsolve),
 #         zataxx ($A/Zataxx/target/release/zataxx, A default /tmp/ataxx), builtin:random, builtin:mostcaptures,
 #         builtin:leastcaptures, or NAME=/path/to/engine [arguments]
@@ -14,23 +15,24 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 A=${A:-/tmp/ataxx}
 CUTE=${CUTEATAXX:-$A/cuteataxx/build/cuteataxx-cli}
-games=""; tms=""; inc=""; out=""
-while getopts g:t:i:o: opt; do
-  case $opt in g) games=$OPTARG;; t) tms=$OPTARG;; i) inc=$OPTARG;; o) out=$OPTARG;; *) exit 2;; esac
+games=""; tms=""; inc=""; out=""; conc=""
+while getopts g:t:i:c:o: opt; do
+  case $opt in g) games=$OPTARG;; t) tms=$OPTARG;; i) inc=$OPTARG;; c) conc=$OPTARG;; o) out=$OPTARG;; *) exit 2;; esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '2,13p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,14p' "$0"; exit 2; }
 [ -x "$CUTE" ] || { echo "cuteataxx-cli not found at $CUTE: build it with ataxx-anchors.sh"; exit 1; }
 n1=$(printf '%s' "${1%%=*}" | tr -c 'A-Za-z0-9_.\n-' '_'); n1=${n1#builtin:}
 n2=$(printf '%s' "${2%%=*}" | tr -c 'A-Za-z0-9_.\n-' '_'); n2=${n2#builtin:}
 out=${out:-$A/match/${n1#builtin_}-vs-${n2#builtin_}}
 mkdir -p "$out"
 export A
-python3 - "$HERE/cuteataxx-settings.json" "$out" "$games" "$tms" "$inc" "$1" "$2" <<'PY'
+python3 - "$HERE/cuteataxx-settings.json" "$out" "$games" "$tms" "$inc" "$conc" "$1" "$2" <<'PY'
 import json, os, sys
-tpl, out, games, tms, inc, e1, e2 = sys.argv[1:]
+tpl, out, games, tms, inc, conc, e1, e2 = sys.argv[1:]
 s = json.load(open(tpl))
 if games: s["games"] = int(games)
+if conc: s["concurrency"] = int(conc)
 if tms: s["timecontrol"]["time"] = int(tms)
 if inc: s["timecontrol"]["inc"] = int(inc)
 def engine(spec):
