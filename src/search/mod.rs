@@ -292,8 +292,8 @@ pub const TT_MIB_DEFAULT: usize = 64;
 
 /// Default of [`SolverOptions::helper_join`]: the second helper joins after 32768 nodes, the
 /// third after 65536 and so on (a few milliseconds of search; measured in
-/// `results/parallel.md`: at 8 threads the node overhead of trees of 1e4-1e6 nodes falls from
-/// 1.3-2.8 to 1.0-1.7).
+/// `results/parallel.md`: at 8 threads the node overhead of the suite's parts is 0.9-1.7, and
+/// 1.3-2.8 with every thread starting at once).
 pub const HELPER_JOIN_DEFAULT: u64 = 16384;
 
 /// Waits until helper thread `helper` of a parallel search may join: at once for threads 0
