@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Plays Ataxx nets against the hand-made evaluation (the engine's default) and rebuilds the
+# Plays Ataxx nets against the hand-made evaluation (`--classic`) and rebuilds the
 # changelog of evaluation changes (issue 17).
 #
 # Each NET (a net file, for example nets/ataxx/net1b.nnue) plays GAMES games (default 200)
-# under UAI in the built-in match runner: `self-uai:--eval-file NET` against `self-uai`, same
-# binary, standard rules, 1 s + 10 ms, the bundled openings with both colours, 2 games at a
+# under UAI in the built-in match runner: `self-uai:--eval-file NET` against
+# `self-uai:--classic` (the hand-made evaluation), same binary, standard rules, 1 s + 10 ms, the bundled openings with both colours, 2 games at a
 # time. Each match writes results/ataxx/nets/<net>-vs-classic.{txt,pgn}. Then
 # results/ataxx/changelog.md is rebuilt from every match file there (Elo of the change with its
 # 95% error bar, as the match runner printed it).
@@ -32,7 +32,7 @@ if [ $# -gt 0 ]; then
   mkdir -p results/ataxx/nets
   for net in "$@"; do
     name=$(basename "$net" .nnue)
-    nice -n 10 "$bin" ataxx match --p1 "self-uai:--eval-file $net" --p2 self-uai \
+    nice -n 10 "$bin" ataxx match --p1 "self-uai:--eval-file $net" --p2 "self-uai:--classic" \
       --rules standard --games "$games" --tc 1000+10 --concurrency 2 \
       --openings datasets/ataxx/openings.txt --names "$name" classic \
       --pgn "results/ataxx/nets/$name-vs-classic.pgn" --out "results/ataxx/nets/$name-vs-classic.txt"

@@ -242,6 +242,23 @@ fn uai_handshake_and_fixed_depth_search() {
 }
 
 #[test]
+fn uai_evaluates_with_the_embedded_net_unless_classic() {
+    let input = "uai\nposition startpos moves f1\neval\nquit\n";
+    let net = lines(&bitsolve(&["ataxx", "uai"], input));
+    assert!(net.iter().any(|l| l == "option name UseNNUE type check default true"), "{net:?}");
+    let eval = net.iter().find(|l| l.starts_with("eval ")).expect("eval line");
+    assert!(eval.ends_with(" using nnue"), "{eval}");
+    // The embedded net is a trained one (not the old all-zero placeholder): it tells this
+    // position from an equal one.
+    assert!(!eval.contains(" nnue 0 "), "{eval}");
+    let classic = lines(&bitsolve(&["ataxx", "uai", "--classic"], input));
+    assert!(classic.iter().any(|l| l == "option name UseNNUE type check default false"));
+    assert!(classic.iter().any(|l| l.starts_with("eval ") && l.ends_with(" using classic")));
+    let both = bitsolve(&["ataxx", "uai", "--classic", "--nnue"], "quit\n");
+    assert!(!both.status.success(), "--classic with --nnue must be refused");
+}
+
+#[test]
 fn uai_bad_input_keeps_the_position() {
     let input = "position startpos moves f1 b1\nposition startpos moves f1 zz\nposition fen 8/8 x\n\
                  position sideways\nsetoption name Hash value -3\nsetoption name Nope value 1\n\

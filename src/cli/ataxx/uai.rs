@@ -7,11 +7,11 @@
 //! Extensions: `perft <d>`, `splitperft <d>`, `bench`, `d`, `eval` (the static evaluation of
 //! the current position by the hand-made evaluation and by the net).
 //!
-//! Evaluation: the hand-made one by default; `setoption name UseNNUE value true` (or `--nnue`)
-//! switches to the net, the embedded one unless `setoption name EvalFile value PATH` (or
-//! `--eval-file PATH`) loaded another; loading a net also switches to it. `EvalFile` set to
-//! `<embedded>` goes back to the embedded net. A file that does not load is reported on stderr
-//! and changes nothing.
+//! Evaluation: the embedded net by default (`nets/ataxx/default.nnue`, see
+//! `nets/ataxx/README.md`); `setoption name UseNNUE value false` (or `--classic`) switches to the
+//! hand-made evaluation. `setoption name EvalFile value PATH` (or `--eval-file PATH`) loads
+//! another net and switches to it; `EvalFile` set to `<embedded>` goes back to the embedded net.
+//! A file that does not load is reported on stderr and changes nothing.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -39,10 +39,13 @@ pub struct UaiArgs {
     /// Start with the Polish rules instead of the standard ones.
     #[arg(long)]
     polish: bool,
-    /// Evaluate with the net (the embedded one unless `--eval-file` names another).
-    #[arg(long)]
+    /// Evaluate with the net (the default; the embedded one unless `--eval-file` names another).
+    #[arg(long, conflicts_with = "classic")]
     nnue: bool,
-    /// Evaluate with the net in this file (implies `--nnue`).
+    /// Evaluate with the hand-made evaluation instead of the net (`UseNNUE` false).
+    #[arg(long, conflicts_with = "eval_file")]
+    classic: bool,
+    /// Evaluate with the net in this file.
     #[arg(long)]
     eval_file: Option<String>,
 }
@@ -65,6 +68,11 @@ impl Evaluation {
     /// The hand-made evaluation, with the embedded net ready.
     fn classic() -> Self {
         Evaluation { net: Network::embedded(), name: EMBEDDED_NAME.into(), enabled: false }
+    }
+
+    /// The embedded net (the default evaluation).
+    fn embedded() -> Self {
+        Evaluation { enabled: true, ..Evaluation::classic() }
     }
 
     /// The net if enabled.
@@ -146,11 +154,12 @@ enum Next {
 #[allow(clippy::unnecessary_wraps)] // the signature every command has
 pub fn run(args: &UaiArgs) -> anyhow::Result<ExitCode> {
     let out = Output(Arc::new(Mutex::new(io::stdout())));
-    let mut eval = Evaluation::classic();
+    // `--nnue` and `--classic` exclude each other (clap), so `--nnue` only confirms the default.
+    let classic = args.classic && !args.nnue;
+    let mut eval = if classic { Evaluation::classic() } else { Evaluation::embedded() };
     if let Some(path) = &args.eval_file {
         eval.load(path).map_err(|e| anyhow::anyhow!("{e}"))?;
     }
-    eval.enabled |= args.nnue;
     let stdin = io::stdin();
     serve_all(&mut LineReader::new(stdin.lock()), &args.engine, eval, args.polish, &out, None);
     Ok(ExitCode::SUCCESS)

@@ -60,6 +60,12 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
+fn embedded_net_is_net1b() {
+    let net1b = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net1b.nnue"));
+    assert_eq!(EMBEDDED, net1b.as_slice(), "nets/ataxx/default.nnue must be a copy of net1b.nnue");
+}
+
+#[test]
 fn incremental_accumulators_equal_a_refresh_on_random_games() {
     let net = leak(random_net(7));
     let mut rng = Mix(11);
