@@ -1,11 +1,14 @@
 //! Engine search speed: a fixed-depth search of the Ataxx start position (one thread, a fresh
-//! table each time, so the node count is the same every run). Criterion's throughput is in
-//! nodes, so it reports nodes per second; the node count is asserted against a pinned
-//! constant ([`NODES`]) so a change of search shape cannot pass as a change of speed.
+//! table each time, so the node count is the same every run), with the hand-made evaluation
+//! and with the embedded net (the UAI default). Criterion's throughput is in nodes, so it
+//! reports nodes per second; the node counts are asserted against pinned constants
+//! ([`NODES`], [`NET_NODES`]) so a change of search shape cannot pass as a change of speed.
+//! The depth reached in 1 s is in `results/ataxx/speed.md` (`scripts/ataxx-speed.sh`).
 
 use std::hint::black_box;
 
 use bitsolve::AtaxxStandard;
+use bitsolve::games::ataxx::nnue::{NetAtaxx, Network};
 use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -15,6 +18,18 @@ const DEPTH: u32 = 8;
 /// for `position startpos` and `go depth 8`). A change of the engine's search shape changes
 /// it: update it only on purpose.
 const NODES: u64 = 16_424;
+
+/// Nodes of the depth-[`DEPTH`] search with the embedded net, pinned like [`NODES`].
+const NET_NODES: u64 = 33_873;
+
+fn net_search_nodes(depth: u32) -> u64 {
+    let mut engine = Engine::<NetAtaxx<false>>::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let root = NetAtaxx::new(AtaxxStandard::startpos(), Some(Network::embedded()));
+    let result = engine.search(black_box(&root), &[], &limits, &mut |_| {});
+    assert_eq!(result.info.depth, depth);
+    result.info.nodes
+}
 
 fn search_nodes(depth: u32) -> u64 {
     let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions { threads: 1, hash_mib: 16 });
@@ -32,6 +47,12 @@ fn ataxx_startpos(c: &mut Criterion) {
     group.throughput(Throughput::Elements(nodes));
     group.bench_function(format!("startpos/depth{DEPTH}"), |b| {
         b.iter(|| assert_eq!(search_nodes(DEPTH), nodes));
+    });
+    let net_nodes = net_search_nodes(DEPTH);
+    assert_eq!(net_nodes, NET_NODES, "the engine's search shape with the net changed");
+    group.throughput(Throughput::Elements(net_nodes));
+    group.bench_function(format!("startpos-net/depth{DEPTH}"), |b| {
+        b.iter(|| assert_eq!(net_search_nodes(DEPTH), net_nodes));
     });
     group.finish();
 }
