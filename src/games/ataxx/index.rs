@@ -21,6 +21,7 @@
 use std::marker::PhantomData;
 
 use super::Ataxx;
+use crate::bitboard::BytePext;
 use crate::game::Player;
 use crate::unmove::LayeredIndex;
 
@@ -52,42 +53,6 @@ const fn binomials() -> [[u64; BINOMIAL_SIZE]; BINOMIAL_SIZE] {
 /// Binomial coefficients.
 static BINOMIAL: [[u64; BINOMIAL_SIZE]; BINOMIAL_SIZE] = binomials();
 
-/// `pext(value, mask)` for one byte of mask and value, index `mask << 8 | value`.
-fn byte_pext_table() -> Vec<u8> {
-    let mut t = vec![0u8; 1 << 16];
-    for mask in 0..256usize {
-        for value in 0..256usize {
-            let (mut out, mut j) = (0u8, 0);
-            for i in 0..8 {
-                if mask >> i & 1 != 0 {
-                    out |= ((value >> i & 1) as u8) << j;
-                    j += 1;
-                }
-            }
-            t[mask << 8 | value] = out;
-        }
-    }
-    t
-}
-
-/// `pdep(value, mask)` for one byte, index `mask << 8 | value`.
-fn byte_pdep_table() -> Vec<u8> {
-    let mut t = vec![0u8; 1 << 16];
-    for mask in 0..256usize {
-        for value in 0..256usize {
-            let (mut out, mut j) = (0u8, 0);
-            for i in 0..8 {
-                if mask >> i & 1 != 0 {
-                    out |= ((value >> j & 1) as u8) << i;
-                    j += 1;
-                }
-            }
-            t[mask << 8 | value] = out;
-        }
-    }
-    t
-}
-
 /// The layered index of the positions of one Ataxx board (size and blocked squares fixed).
 ///
 /// `POLISH` only selects the position type of [`LayeredIndex`]; the ranks are the same for
@@ -108,8 +73,8 @@ pub struct AtaxxIndex<const POLISH: bool> {
     compact: [u8; 64],
     /// Stride-8 square of each compact number.
     square: [u8; MAX_SQUARES],
-    pext: Vec<u8>,
-    pdep: Vec<u8>,
+    /// `pext`/`pdep` tables.
+    bits: &'static BytePext,
     rules: PhantomData<fn() -> Ataxx<POLISH>>,
 }
 
@@ -175,8 +140,7 @@ impl<const POLISH: bool> AtaxxIndex<POLISH> {
             colex,
             compact,
             square,
-            pext: byte_pext_table(),
-            pdep: byte_pdep_table(),
+            bits: BytePext::get(),
             rules: PhantomData,
         }
     }
@@ -233,26 +197,13 @@ impl<const POLISH: bool> AtaxxIndex<POLISH> {
     /// `pext(own, occ)` over the stride-8 bytes.
     #[inline]
     pub fn pattern(&self, own: u64, occ: u64) -> u64 {
-        let (mut out, mut shift) = (0u64, 0u32);
-        for r in 0..self.height {
-            let m = (occ >> (8 * r) & 0xFF) as usize;
-            let v = (own >> (8 * r) & 0xFF) as usize;
-            out |= u64::from(self.pext[m << 8 | v]) << shift;
-            shift += m.count_ones();
-        }
-        out
+        self.bits.pext(own, occ, self.height)
     }
 
     /// `pdep(pattern, occ)`: the mover's stones given the occupied squares and the pattern.
     #[inline]
-    pub fn deposit(&self, mut pattern: u64, occ: u64) -> u64 {
-        let mut out = 0u64;
-        for r in 0..self.height {
-            let m = (occ >> (8 * r) & 0xFF) as usize;
-            out |= u64::from(self.pdep[m << 8 | (pattern & 0xFF) as usize]) << (8 * r);
-            pattern >>= m.count_ones();
-        }
-        out
+    pub fn deposit(&self, pattern: u64, occ: u64) -> u64 {
+        self.bits.pdep(pattern, occ, self.height)
     }
 
     /// Layer (stone count) and rank of the position with the mover's stones `own` and the

@@ -32,7 +32,7 @@
 use arrayvec::ArrayVec;
 
 use super::{Gipf, MAX_MOVES, State};
-use crate::bitboard::Bitboard128;
+use crate::bitboard::{Bitboard128, BytePext};
 use crate::game::{ByPlayer, Game, Player};
 use crate::unmove::LayeredIndex;
 
@@ -80,6 +80,10 @@ pub struct GipfIndex {
     starts: Vec<Vec<u64>>,
     sizes: Vec<u64>,
     binom: Vec<[u64; MAX_CELLS + 1]>,
+    /// Bytes of the cell masks (`ceil(n / 8)`), for [`BytePext`].
+    bytes: u32,
+    /// `pext`/`pdep` tables.
+    bits: &'static BytePext,
 }
 
 /// `C(a, k)` for `a, k <= 64` (fits `u64`: at most `C(64, 32) < 2^61`).
@@ -137,6 +141,8 @@ impl GipfIndex {
             starts,
             sizes,
             binom,
+            bytes: n32.div_ceil(8),
+            bits: BytePext::get(),
         })
     }
 
@@ -190,6 +196,12 @@ impl GipfIndex {
         r
     }
 
+    /// The mask of the `n` cells.
+    #[inline]
+    fn cell_mask(&self) -> u64 {
+        if self.n == 64 { u64::MAX } else { (1u64 << self.n) - 1 }
+    }
+
     /// The set of `k` elements below `n` of colex rank `r`.
     #[inline]
     fn colex_unrank(&self, k: u32, mut r: u64, n: u32) -> u64 {
@@ -214,14 +226,8 @@ impl GipfIndex {
         let (w, b) = (pos.white.count_ones(), pos.black.count_ones());
         let start = self.starts[pos.layer as usize]
             [((u32::from(pos.side) * (w0 + 1) + w) * (b0 + 1) + b) as usize];
-        let mut compressed = 0u64;
-        let mut black = pos.black;
-        while black != 0 {
-            let c = black.trailing_zeros();
-            black &= black - 1;
-            let below = pos.white & ((1u64 << c) - 1);
-            compressed |= 1 << (c - below.count_ones());
-        }
+        // The black set packed over the cells without white.
+        let compressed = self.bits.pext(pos.black, !pos.white & self.cell_mask(), self.bytes);
         start
             + self.colex(pos.white) * self.binom[(self.n - w) as usize][b as usize]
             + self.colex(compressed)
@@ -237,17 +243,7 @@ impl GipfIndex {
         let compressed =
             self.colex_unrank(u32::from(bl.b), inner % bl.inner, self.n - u32::from(bl.w));
         // Spread the compressed black set over the cells without white.
-        let mut black = 0u64;
-        let mut free = !white & if self.n == 64 { u64::MAX } else { (1u64 << self.n) - 1 };
-        let mut t = 0;
-        while free != 0 {
-            let c = free.trailing_zeros();
-            free &= free - 1;
-            if compressed >> t & 1 == 1 {
-                black |= 1 << c;
-            }
-            t += 1;
-        }
+        let black = self.bits.pdep(compressed, !white & self.cell_mask(), self.bytes);
         IndexedPos { white, black, side: bl.side, layer: layer as u32 }
     }
 
