@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
 use rayon::prelude::*;
 
 use super::model::LayerModel;
-use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code};
+use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code, zeroed_huge};
 
 /// Positions per work item of a scan.
 const CHUNK: u64 = 1 << 14;
@@ -170,8 +170,8 @@ pub fn scan_range<M: LayerModel>(
     }
     let range = range.start.min(size)..range.end.min(size);
     let len = (range.end - range.start.min(range.end)) as usize;
-    let mut cells = vec![0u16; len];
-    let mut counts = vec![0u8; len];
+    let mut cells: Vec<u16> = zeroed_huge(len);
+    let mut counts: Vec<u8> = zeroed_huge(len);
     let hidden = Mutex::new(Vec::<(u32, u32)>::new());
     let overflow = AtomicBool::new(false);
     let too_many = AtomicBool::new(false);
