@@ -2,14 +2,16 @@
 //! what each gives (`results/gauss/`).
 //!
 //! ```text
-//! cargo run --release --example gauss_score -- FILE [COUNT] [FEATURES] [THREADS] [SECONDS]
+//! cargo run --release --example gauss_score -- FILE [COUNT] [FEATURES] [THREADS] [SECONDS] [TT_MIB]
 //! ```
 //!
 //! FILE is a dataset of Gauss positions (`bitsolve gauss gen`); COUNT the positions to take from
-//! it (default all); FEATURES a comma-separated list of `etc`, `history`, `symmetry`, `mtdf`, `shallow`,
-//! or `default` / `none` (default: `default`); THREADS the solver's threads (default 1);
-//! SECONDS the time limit a position (default 60). One line a position: id, score, nodes,
-//! milliseconds; then the totals.
+//! it (default all); FEATURES a comma-separated list of `etc`, `history`, `symmetry`, `mtdf`,
+//! `shallow`, `killer`, `guess`, `default` (the solver's set) or `none`, read left to right,
+//! where `-killer`, `-guess`, `-history`, `-etc` remove one again (default: `default`); THREADS
+//! the solver's threads (default 1); SECONDS the time limit a position (default 60); `TT_MIB` the
+//! table's size (default 256). One line a position: id, score, nodes, milliseconds; then the
+//! totals.
 
 use std::time::Duration;
 
@@ -20,7 +22,7 @@ use bitsolve::{Limits, Notation, SolverOptions};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(file) = args.first() else {
-        eprintln!("usage: gauss_score FILE [COUNT] [FEATURES] [THREADS] [SECONDS]");
+        eprintln!("usage: gauss_score FILE [COUNT] [FEATURES] [THREADS] [SECONDS] [TT_MIB]");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(file).unwrap_or_else(|e| {
@@ -40,7 +42,14 @@ fn main() {
                 "symmetry" => features.symmetry = true,
                 "mtdf" => features.mtdf = true,
                 "shallow" => features.shallow = true,
-                "default" | "none" => {}
+                "killer" => features.killer = true,
+                "guess" => features.guess = true,
+                "-guess" => features.guess = false,
+                "-killer" => features.killer = false,
+                "-history" => features.history = false,
+                "-etc" => features.etc = false,
+                "default" => features = ScoreFeatures::default(),
+                "none" => {}
                 other => {
                     eprintln!("unknown feature `{other}`");
                     std::process::exit(2);
@@ -50,7 +59,8 @@ fn main() {
     }
     let threads = args.get(3).and_then(|c| c.parse().ok()).unwrap_or(1);
     let seconds: f64 = args.get(4).and_then(|c| c.parse().ok()).unwrap_or(60.0);
-    let options = SolverOptions { threads, tt_mib: 256, ..SolverOptions::default() };
+    let tt_mib = args.get(5).and_then(|c| c.parse().ok()).unwrap_or(256);
+    let options = SolverOptions { threads, tt_mib, ..SolverOptions::default() };
     let mut solver = AlphaBetaScore::new(&options).with_features(features);
     let limits = Limits { time: Some(Duration::from_secs_f64(seconds)), ..Limits::default() };
     let (mut nodes, mut millis, mut solved, mut total) = (0u64, 0f64, 0, 0);

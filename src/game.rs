@@ -288,6 +288,21 @@ pub trait Scored: Game {
         0
     }
 
+    /// The final score of the position after `mv` (from its side to move's view) if that
+    /// ends the game, else `None`: what [`Game::play`] then [`Scored::final_score`] give, for
+    /// games that can compute it cheaper (skipping the hash, say).
+    fn final_score_after(&self, mv: Self::Move) -> Option<i32> {
+        let mut child = self.clone();
+        child.play(mv);
+        child.final_score()
+    }
+
+    /// A finer guess than [`Scored::score_estimate`] for move ordering only, on any scale (the
+    /// score searches try a child with a lower value first). Default: the score estimate.
+    fn order_estimate(&self) -> i32 {
+        self.score_estimate()
+    }
+
     /// A key shared by every position equivalent to this one under a symmetry of the game that
     /// keeps the rules (so equivalent positions have the same final score under perfect play),
     /// and as unlikely as [`Game::hash`] to be shared by two inequivalent positions. Score

@@ -42,13 +42,23 @@ fn solver(threads: usize, tt_mib: usize, features: ScoreFeatures) -> AlphaBetaSc
 
 /// Every configuration under test: threads, table size, refinements.
 fn configurations() -> Vec<(String, AlphaBetaScore)> {
-    let all = ScoreFeatures { etc: true, history: true, symmetry: true, mtdf: true, shallow: true };
+    let all = ScoreFeatures {
+        etc: true,
+        history: true,
+        symmetry: true,
+        mtdf: true,
+        shallow: true,
+        killer: true,
+        guess: true,
+    };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [
         (1, 2, ScoreFeatures::default()),
         (1, 2, ScoreFeatures::NONE),
         (1, 0, all),
+        (1, 2, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
         (2, 2, ScoreFeatures::default()),
+        (2, 1, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
         (3, 1, all),
     ] {
         out.push((
@@ -141,4 +151,29 @@ fn a_threaded_solve_respects_its_limits() {
     let small = positions(&[(3, 1)], 35)[0];
     let truth = BruteScore.solve_score(&small, &Limits::none()).score;
     assert_eq!(s.solve_score(&small, &Limits::none()).score, truth);
+}
+
+/// The shortcut the score search takes at the last ply (scoring a move without building the
+/// position) equals playing the move and scoring the result, for every move of thousands of
+/// random positions at every stage of the game (both rule readings).
+#[test]
+fn final_score_after_equals_play_then_final_score() {
+    let counts: Vec<(u32, usize)> = (1..=30).map(|n| (n, if n <= 3 { 400 } else { 60 })).collect();
+    let mut checked = 0;
+    for pos in positions(&counts, 37) {
+        let mut moves = <Gauss as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        for &mv in &moves {
+            let mut child = pos;
+            child.play(mv);
+            assert_eq!(
+                pos.final_score_after(mv),
+                child.final_score(),
+                "{} then {mv:?}",
+                pos.format_position()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked} moves");
 }

@@ -5,12 +5,13 @@
 //! * [`BruteScore`]: plain minimax over final scores, the oracle.
 //! * [`AlphaBetaScore`]: fail-soft negamax over scores on the shared lock-free table (entries
 //!   hold a lower and an upper bound, valid whatever the window), driven at the root by
-//!   null-window tests: the first at the root's [`Scored::score_estimate`], then bisection of
-//!   the remaining interval, each test narrowing it by its fail-soft value (MTD(f) and Pons'
-//!   null-window bisection). The table survives between tests, so later tests reuse earlier
-//!   bounds. Refinements ([`ScoreFeatures`]): enhanced transposition cutoffs, history
-//!   ordering, MTD(f) steps at the root, and optionally symmetric table keys and one-ply
-//!   ordering. With threads, different thresholds are tested side by side on the shared table
+//!   null-window tests: the first at a guess (a shallow search over
+//!   [`Scored::score_estimate`]s), then bisection of the remaining interval, each test
+//!   narrowing it by its fail-soft value (MTD(f) and Pons' null-window bisection). The table
+//!   survives between tests, so later tests reuse earlier bounds. Refinements
+//!   ([`ScoreFeatures`]): enhanced transposition cutoffs, killer and history ordering, MTD(f)
+//!   steps at the root, the shallow first guess, and optionally symmetric table keys and
+//!   one-ply ordering. With threads, different thresholds are tested side by side on the shared table
 //!   (see [`AlphaBetaScore`]).
 //! * [`BisectionScore`]: the same bisection over any win/loss [`Solver`](super::Solver): the
 //!   wrapper game [`Threshold`] ends like the real game but its outcome is "the root's mover
@@ -206,6 +207,54 @@ pub struct ScoreFeatures {
     /// instead of their own estimate. Off by default: on the same positions it saved 9% of the
     /// nodes but cost about 28% more time.
     pub shallow: bool,
+    /// The first root test is at the value of a [`GUESS_DEPTH`]-ply search over score
+    /// estimates instead of the root's own estimate: on random Gauss positions with 10 and 12
+    /// placements left it is within one point of the exact score far more often, so fewer
+    /// root tests are needed.
+    pub guess: bool,
+    /// Killer moves: per ply, the last two moves that cut a node off are tried first there
+    /// (before the other children are even played, so a node whose children all finish the
+    /// game often stops after one), and among children with equal estimates they come first.
+    pub killer: bool,
+}
+
+/// Plies of the search that makes the first guess ([`ScoreFeatures::guess`]).
+pub const GUESS_DEPTH: u32 = 6;
+
+/// Fail-soft alpha-beta over scores to `depth` plies, [`Scored::score_estimate`] at the horizon,
+/// children ordered by [`Scored::order_estimate`]: the first guess of the root tests. Counts
+/// its nodes in `nodes`.
+fn guess<G: Scored>(pos: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    *nodes += 1;
+    if let Some(s) = pos.final_score() {
+        return s;
+    }
+    if depth == 0 {
+        return pos.score_estimate();
+    }
+    let mut moves = G::Moves::default();
+    pos.generate_moves(&mut moves);
+    let mut children: Vec<(i32, G)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            (child.order_estimate(), child)
+        })
+        .collect();
+    children.sort_by_key(|c| c.0);
+    let mut best = i32::MIN;
+    for (_, child) in &children {
+        let v = -guess(child, depth - 1, -beta, -alpha, nodes);
+        if v > best {
+            best = v;
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// Height (plies down to the deepest node seen so far) from which nodes order their children
@@ -214,24 +263,40 @@ pub const SHALLOW_HEIGHT: u32 = 4;
 
 impl Default for ScoreFeatures {
     fn default() -> Self {
-        ScoreFeatures { etc: true, history: true, symmetry: false, mtdf: true, shallow: false }
+        ScoreFeatures {
+            etc: true,
+            history: true,
+            symmetry: false,
+            mtdf: true,
+            shallow: false,
+            killer: true,
+            guess: true,
+        }
     }
 }
 
 impl ScoreFeatures {
     /// Every refinement off: the plain search of the first version.
-    pub const NONE: ScoreFeatures =
-        ScoreFeatures { etc: false, history: false, symmetry: false, mtdf: false, shallow: false };
+    pub const NONE: ScoreFeatures = ScoreFeatures {
+        etc: false,
+        history: false,
+        symmetry: false,
+        mtdf: false,
+        shallow: false,
+        killer: false,
+        guess: false,
+    };
 }
 
 /// Fail-soft alpha-beta over scores with a table, on one or several threads; see the
 /// [module docs](self).
 ///
-/// With `threads > 1` every thread runs null-window tests of the root on the one shared table:
-/// each picks a threshold of the open interval that no other thread is testing (the one the
-/// sequential search would test next, else the nearest free one), so the two tests that close
-/// the interval, "score >= s" and "score >= s + 1", run side by side; when every open threshold
-/// is taken, a thread joins a running test in its own move order (Lazy SMP). A test whose
+/// With `threads > 1` every thread runs null-window tests of the root on the one shared table.
+/// Before the first result they test the guess and its nearest neighbours side by side (the
+/// guess is usually within a point, so "score >= s" and "score >= s + 1", the two tests that
+/// close the interval, are often among them); after it, a thread takes the test the sequential
+/// search would run next, and if another thread is already running it, joins that test in its
+/// own move order (Lazy SMP). A test whose
 /// threshold another result has already decided is abandoned. Each result narrows the interval
 /// by its fail-soft value, and the table's bounds hold whatever the window, so every thread
 /// profits from the others' entries. The score is the one of one thread.
@@ -282,8 +347,8 @@ struct Interval {
     hi: i32,
     /// Index of a root move achieving at least `lo` (`None` while `lo` is the trivial bound).
     best: Option<u8>,
-    /// Tests started so far.
-    tests: u32,
+    /// Test results recorded so far.
+    results: u32,
     /// Whether the last result raised `lo` (it lowered `hi` otherwise).
     last_high: bool,
     /// The threshold each thread is testing.
@@ -298,7 +363,9 @@ impl Interval {
         if lo >= hi {
             return None;
         }
-        let guess = if self.tests == 0 {
+        // Before the first result every thread tests near the estimate (the first the
+        // estimate itself, the others its neighbours), not at the far ends of the interval.
+        let guess = if self.results == 0 {
             estimate
         } else if mtdf {
             if self.last_high { lo + 1 } else { hi }
@@ -306,8 +373,13 @@ impl Interval {
             lo + (hi - lo + 1) / 2
         }
         .clamp(lo + 1, hi);
-        self.tests += 1;
         let taken = |t: i32| self.testing.contains(&Some(t));
+        if self.results > 0 && taken(guess) {
+            // The next test of the sequential search is running: join it (in this thread's own
+            // move order) rather than start a farther one, which the fail-soft values seldom
+            // make useful.
+            return Some(guess);
+        }
         for step in 0..=hi - lo {
             for t in [guess + step, guess - step] {
                 if lo < t && t <= hi && !taken(t) {
@@ -320,6 +392,7 @@ impl Interval {
 
     /// Takes in the fail-soft value `v` of the test `t` and the root move index it found.
     fn record(&mut self, t: i32, v: i32, move_index: u8) {
+        self.results += 1;
         if v >= t {
             self.last_high = true;
             if v > self.lo {
@@ -356,7 +429,7 @@ impl Shared {
 
 /// A not finished child in a node's buffer.
 struct Child<G> {
-    /// Order key: the table's move first, then lower score estimates.
+    /// Order key: the table's move first, then lower [`Scored::order_estimate`]s.
     order: i32,
     /// History score (larger first among equal `order`).
     history: u32,
@@ -368,7 +441,7 @@ struct Child<G> {
 }
 
 /// One thread's search.
-struct Worker<'a, G> {
+struct Worker<'a, G: Game> {
     tt: &'a TranspositionTable<ScoreEntry>,
     shared: &'a Shared,
     limits: &'a Limits,
@@ -388,6 +461,9 @@ struct Worker<'a, G> {
     buffers: Vec<(bool, Vec<Child<G>>)>,
     /// Cutoff counts per (side parity, move slot).
     history: Vec<u32>,
+    /// Per ply: the last two distinct moves that cut a node off there, newest first
+    /// ([`ScoreFeatures::killer`]).
+    killers: Vec<[Option<G::Move>; 2]>,
 }
 
 /// A cheap hasher for a move's history slot.
@@ -435,6 +511,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             salt: (id as u32).wrapping_mul(0x9E37_79B9),
             buffers: Vec::new(),
             history: vec![0; 2 << HISTORY_BITS],
+            killers: Vec::new(),
         }
     }
 
@@ -461,16 +538,27 @@ impl<'a, G: Scored> Worker<'a, G> {
         }
     }
 
+    /// Records `mv` as the newest killer of ply `p`.
+    fn note_killer(&mut self, p: usize, mv: G::Move) {
+        let k = &mut self.killers[p];
+        if k[0] != Some(mv) {
+            k[1] = k[0];
+            k[0] = Some(mv);
+        }
+    }
+
     /// Fail-soft negamax: a value `v` with `v <= alpha` an upper bound, `v >= beta` a lower
     /// bound, else exact. Returns the best move index too; `None` when stopped.
     ///
-    /// Children are played once, in generation order: a finished child is scored at once (and
-    /// may cut the node off before the rest are even played); the others are looked up in the
-    /// table (enhanced transposition cutoffs), then searched, the table's move first, then by
-    /// lowest [`Scored::score_estimate`], then by history. A node whose children all finished
-    /// the game is cheap to redo and is neither stored nor, at the same ply later, looked up
-    /// (in games where every line at a ply has the same length, such as Gauss, that removes
-    /// the whole last layer from the table).
+    /// Children are played once, the ply's killer move first, then in generation order: a
+    /// finished child is scored at once (and may cut the node off before the rest are even
+    /// played); the others are looked up in the table (enhanced transposition cutoffs), then
+    /// searched, the table's move first, then by lowest [`Scored::order_estimate`], then the
+    /// killer, then by history. A node whose children all finished the game is cheap to redo
+    /// and is neither stored nor, at the same ply later, looked up (in games where every line
+    /// at a ply has the same length, such as Gauss, that removes the whole last layer from the
+    /// table); at such a ply the children are scored with [`Scored::final_score_after`],
+    /// without building them.
     #[allow(clippy::too_many_lines, reason = "one node: probe, children, ETC, search, store")]
     fn node(&mut self, pos: &G, mut alpha: i32, mut beta: i32, ply: u32) -> Option<(i32, u8)> {
         self.stats.nodes += 1;
@@ -485,6 +573,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         let p = ply as usize;
         if self.buffers.len() <= p + 1 {
             self.buffers.resize_with(p + 2, || (false, Vec::new()));
+            self.killers.resize(p + 2, [None; 2]);
         }
         let bound = G::SCORE_BOUND;
         let (mut lower, mut upper, mut tt_move) = (-bound, bound, NO_MOVE);
@@ -515,28 +604,66 @@ impl<'a, G: Scored> Worker<'a, G> {
         let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         let shallow = self.features.shallow && ply + SHALLOW_HEIGHT <= self.stats.max_depth + 1;
-        for (i, &mv) in moves.iter().enumerate() {
-            let mut child = pos.clone();
-            child.play(mv);
-            if let Some(s) = child.final_score() {
+        let (killer, killer2) = if self.features.killer {
+            let find = |k: Option<G::Move>| k.and_then(|k| moves.iter().position(|&m| m == k));
+            (find(self.killers[p][0]), find(self.killers[p][1]))
+        } else {
+            (None, None)
+        };
+        let n = moves.len();
+        // Play order: the killers first, then the rest in generation order.
+        let mut play_order: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
+        for k in [killer, killer2].into_iter().flatten() {
+            play_order.push(k as u8);
+        }
+        for i in 0..n {
+            if Some(i) != killer && Some(i) != killer2 {
+                play_order.push(i as u8);
+            }
+        }
+        let leafy = self.buffers[p].0;
+        for &i in &play_order {
+            let i = usize::from(i);
+            let mv = moves[i];
+            // Where the children are expected to finish the game, each is scored without
+            // building it; the others are built once.
+            let mut built = None;
+            let finished = if leafy { pos.final_score_after(mv) } else { None };
+            let finished = finished.or_else(|| {
+                let mut child = pos.clone();
+                child.play(mv);
+                let s = child.final_score();
+                built = Some(child);
+                s
+            });
+            if let Some(s) = finished {
                 self.stats.nodes += 1;
                 if -s > best.0 {
                     best = (-s, i as u8);
                     alpha = alpha.max(-s);
                     if -s >= beta {
+                        self.note_killer(p, mv);
                         break;
                     }
                 }
             } else {
+                let child = built.expect("an unfinished child was built");
                 let order = if i == usize::from(tt_move) {
                     i32::MIN
                 } else if shallow {
                     Self::reply_estimate(&child)
                 } else {
-                    child.score_estimate()
+                    child.order_estimate()
                 };
-                let history =
-                    if self.features.history { self.history[history_slot(&mv, ply)] } else { 0 };
+                let history = if Some(i) == killer {
+                    u32::MAX
+                } else if Some(i) == killer2 {
+                    u32::MAX - 1
+                } else if self.features.history {
+                    self.history[history_slot(&mv, ply)]
+                } else {
+                    0
+                };
                 let tie = (i as u32).wrapping_mul(0x2545_F491) ^ self.salt;
                 let tie = if self.salt == 0 { i as u32 } else { tie };
                 children.push(Child { order, history, tie, index: i as u8, pos: child });
@@ -562,8 +689,17 @@ impl<'a, G: Scored> Worker<'a, G> {
             }
         }
         if best.0 < beta {
-            children.sort_unstable_by_key(|c| (c.order, std::cmp::Reverse(c.history), c.tie));
-            for c in &children {
+            let key = |c: &Child<G>| (c.order, std::cmp::Reverse(c.history), c.tie);
+            for k in 0..children.len() {
+                // Selection rather than a full sort: most nodes stop after a child or two.
+                let mut first = k;
+                for j in k + 1..children.len() {
+                    if key(&children[j]) < key(&children[first]) {
+                        first = j;
+                    }
+                }
+                children.swap(k, first);
+                let c = &children[k];
                 let before = self.stats.nodes;
                 let Some((v, _)) = self.node(&c.pos, -beta, -alpha, ply + 1) else {
                     self.buffers[p].1 = children;
@@ -574,6 +710,7 @@ impl<'a, G: Scored> Worker<'a, G> {
                     best = (v, c.index);
                     alpha = alpha.max(v);
                     if v >= beta {
+                        self.note_killer(p, moves[usize::from(c.index)]);
                         if self.features.history {
                             let slot = history_slot(&moves[usize::from(c.index)], ply);
                             let work = (self.stats.nodes - before).min(u64::from(u32::MAX));
@@ -664,7 +801,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
                 lo: -bound,
                 hi: bound,
                 best: None,
-                tests: 0,
+                results: 0,
                 last_high: false,
                 testing: vec![None; threads],
             }),
@@ -674,7 +811,13 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             stop: AtomicBool::new(false),
             threads,
         };
-        let estimate = root.score_estimate();
+        let mut guess_nodes = 0;
+        let estimate = if self.features.guess {
+            guess(root, GUESS_DEPTH, -bound - 1, bound + 1, &mut guess_nodes).clamp(-bound, bound)
+        } else {
+            root.score_estimate()
+        };
+        shared.nodes.store(guess_nodes, Ordering::Relaxed);
         let (tt, features) = (&self.tt, self.features);
         let run = |id: usize| {
             let done = || {
@@ -692,7 +835,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             let pool = self.pool.get_or_insert_with(|| super::thread_pool(threads));
             pool.broadcast(|context| run(context.index()))
         };
-        let mut stats = Stats::default();
+        let mut stats = Stats { nodes: guess_nodes, ..Stats::default() };
         for s in &outputs {
             stats.absorb(s);
         }

@@ -431,21 +431,27 @@ impl Gauss {
     /// Adds `inner` discs of colour index `c` to its owner's bonus zone and `void` to the risk
     /// zone (counts and hash).
     #[inline]
-    fn collect(&mut self, c: usize, inner: u8, void: u8) {
+    fn collect<const HASH: bool>(&mut self, c: usize, inner: u8, void: u8) {
         let (bonus, risk) = (KEY_BONUS + c * 16, KEY_RISK + c * 16);
-        self.hash ^=
-            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        if HASH {
+            self.hash ^=
+                KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        }
         self.bonus[c] += inner;
         self.risk[c] += void;
-        self.hash ^=
-            KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        if HASH {
+            self.hash ^=
+                KEYS[bonus + usize::from(self.bonus[c])] ^ KEYS[risk + usize::from(self.risk[c])];
+        }
     }
 
     /// Toggles a disc of colour index `c` on `point` (board and hash).
     #[inline]
-    fn toggle(&mut self, c: usize, point: u8) {
+    fn toggle<const HASH: bool>(&mut self, c: usize, point: u8) {
         self.discs[c] ^= 1 << point;
-        self.hash ^= KEYS[c * POINTS + point as usize];
+        if HASH {
+            self.hash ^= KEYS[c * POINTS + point as usize];
+        }
     }
 
     /// The position after uniformly random placements from the start under `rules` until
@@ -520,7 +526,7 @@ impl Game for Gauss {
         let held = usize::from(self.supply[p][c]);
         self.hash ^= KEYS[slot + held] ^ KEYS[slot + held - 1] ^ KEYS[KEY_SIDE];
         self.supply[p][c] -= 1;
-        rules::place(self, mv);
+        rules::place::<true>(self, mv);
         self.side = !self.side;
         debug_assert_eq!(self.hash, self.hash_from_scratch());
     }
@@ -545,6 +551,25 @@ impl Scored for Gauss {
 
     fn score_estimate(&self) -> i32 {
         self.provisional_score()
+    }
+
+    /// The provisional score, ties split by the void discs: fewer own discs than the
+    /// opponent's on the void is better (the first tie-break, and the side with more pays for
+    /// its risk discs).
+    fn order_estimate(&self) -> i32 {
+        let t = self.tally();
+        let me = Colour::of(self.side).index();
+        let void = t.void_discs[1 - me] as i32 - t.void_discs[me] as i32;
+        64 * (t.points[me] - t.points[1 - me]) + void
+    }
+
+    /// Plays `mv` on a copy without updating its hash (the copy is dropped at once).
+    fn final_score_after(&self, mv: GaussMove) -> Option<i32> {
+        let mut child = *self;
+        child.supply[self.side.index()][mv.colour().index()] -= 1;
+        rules::place::<false>(&mut child, mv);
+        child.side = !child.side;
+        child.final_score()
     }
 
     /// The same key for the twelve images of the position under the hexagon's symmetries

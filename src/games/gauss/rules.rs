@@ -13,40 +13,62 @@
 use super::board::{Board, POINTS};
 use super::{Collection, Gauss, GaussMove};
 
-/// Places `mv` (already taken from the supply), runs the magnet step and the collection.
-pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
+/// Places `mv` (already taken from the supply), runs the magnet step and the collection;
+/// keeps the hash up to date iff `HASH` (a final position scored at once needs none).
+pub(super) fn place<const HASH: bool>(g: &mut Gauss, mv: GaussMove) {
     let board = Board::get();
     let trigger = mv.point();
     let placed = mv.colour().index();
-    g.toggle(placed, trigger);
+    g.toggle::<HASH>(placed, trigger);
     let mut seeds = 1u64 << trigger;
-    for d in 0..6 {
-        let ray = &board.rays[trigger as usize][d];
-        let occupied = g.discs[0] | g.discs[1];
+    // The rays are disjoint and do not hold the trigger, so one snapshot of the occupied
+    // points serves all six.
+    let occupied = g.discs[0] | g.discs[1];
+    for (d, ray) in board.rays[trigger as usize].iter().enumerate() {
         let hits = ray.mask & occupied;
         if hits == 0 {
             continue;
         }
-        let points = ray.as_slice();
-        // The nearest disc: rays running E, SE, SW go up in point order, the others down; its
-        // index on the ray is the number of ray points nearer than it.
-        let first = if d < 3 { hits.trailing_zeros() } else { hits.ilog2() } as u8;
-        let nearer = if d < 3 { (1u64 << first) - 1 } else { !((2u64 << first) - 1) };
-        let at = (ray.mask & nearer).count_ones() as usize;
-        debug_assert_eq!(points[at], first);
+        // Rays running E, SE, SW go up in point order, the others down: "nearest" is the
+        // lowest bit for the first three and the highest for the others.
+        let up = d < 3;
+        let first = if up { hits.trailing_zeros() } else { hits.ilog2() } as u8;
         let colour = usize::from(g.discs[1] >> first & 1 != 0);
         let target = if colour == placed {
-            let mut j = at;
-            while j + 1 < points.len() && occupied >> points[j + 1] & 1 == 0 {
-                j += 1;
+            // Repelled: to the farthest ray point nearer than the next disc (or the ray's end).
+            let beyond = hits & !(1u64 << first);
+            if up {
+                let free = if beyond == 0 {
+                    ray.mask
+                } else {
+                    ray.mask & ((1u64 << beyond.trailing_zeros()) - 1)
+                };
+                free.ilog2() as u8
+            } else {
+                let free =
+                    if beyond == 0 { ray.mask } else { ray.mask & !((2u64 << beyond.ilog2()) - 1) };
+                free.trailing_zeros() as u8
             }
-            points[j]
         } else {
-            points[0]
+            // Attracted: to the ray's nearest point, next to the trigger.
+            ray.points[0]
         };
+        debug_assert_eq!(target, {
+            let points = ray.as_slice();
+            let at = points.iter().position(|&q| q == first).expect("first is on the ray");
+            if colour == placed {
+                let mut j = at;
+                while j + 1 < points.len() && occupied >> points[j + 1] & 1 == 0 {
+                    j += 1;
+                }
+                points[j]
+            } else {
+                points[0]
+            }
+        });
         if target != first {
-            g.toggle(colour, first);
-            g.toggle(colour, target);
+            g.toggle::<HASH>(colour, first);
+            g.toggle::<HASH>(colour, target);
             seeds |= 1 << target;
         }
     }
@@ -55,14 +77,14 @@ pub(super) fn place(g: &mut Gauss, mv: GaussMove) {
         if mask == 0 {
             continue;
         }
-        g.collect(
+        g.collect::<HASH>(
             colour,
             (mask & board.inner).count_ones() as u8,
             (mask & board.void).count_ones() as u8,
         );
         let mut bits = mask;
         while bits != 0 {
-            g.toggle(colour, bits.trailing_zeros() as u8);
+            g.toggle::<HASH>(colour, bits.trailing_zeros() as u8);
             bits &= bits - 1;
         }
     }
