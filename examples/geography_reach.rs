@@ -85,6 +85,14 @@ fn reach(samples: &[Sample], secs: f64) -> u32 {
     samples.iter().filter(|s| s.edges < first_fail).map(|s| s.edges).max().unwrap_or(0)
 }
 
+/// The `ohp` reductions: the basic ones, move ordering, proof-number hints, parity set.
+fn ohp() -> Reductions {
+    Reductions::BASIC
+        .with(Reductions::ORDERING)
+        .with(Reductions::PN_HINT)
+        .with(Reductions::PARITY_SET)
+}
+
 /// The reductions and the bridge scan limit of a named configuration.
 fn config(name: &str) -> (Reductions, u32) {
     let default = reductions::BRIDGE_SCAN_EDGE_LIMIT;
@@ -114,6 +122,7 @@ fn config(name: &str) -> (Reductions, u32) {
                 .with(Reductions::PARITY_SET),
             default,
         ),
+        "ohpv" => (ohp().with(Reductions::PARITY_WIN), default),
         "oht" => (
             Reductions::BASIC
                 .with(Reductions::ORDERING)
