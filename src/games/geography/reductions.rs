@@ -133,7 +133,7 @@ thread_local! {
         std::cell::RefCell::new(vec![0; PARITY_MEMO_ENTRIES]);
 }
 
-/// [`independent_set_loss`] through a per-thread memo of [`PARITY_MEMO_ENTRIES`] slots keyed by
+/// [`independent_set_loss`] through a per-thread memo (2^20 slots) keyed by
 /// [`Geography::component_hash`].
 pub fn cached_independent_set_loss(pos: &Geography) -> bool {
     memo_parity_loss(pos.component_hash(), &pos.rows, pos.token)
