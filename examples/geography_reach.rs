@@ -85,6 +85,21 @@ fn reach(samples: &[Sample], secs: f64) -> u32 {
     samples.iter().filter(|s| s.edges < first_fail).map(|s| s.edges).max().unwrap_or(0)
 }
 
+/// The df-pn table size of bands and hard mode in MiB: `GEOGRAPHY_REACH_TT_MIB`, default 256.
+/// The table's pages are zeroed by the kernel as the search first touches them, which costs
+/// short solves a noticeable part of a second at 256 MiB.
+fn tt_mib() -> usize {
+    std::env::var("GEOGRAPHY_REACH_TT_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+}
+
+/// The `ohp` reductions: the basic ones, move ordering, proof-number hints, parity set.
+fn ohp() -> Reductions {
+    Reductions::BASIC
+        .with(Reductions::ORDERING)
+        .with(Reductions::PN_HINT)
+        .with(Reductions::PARITY_SET)
+}
+
 /// The reductions and the bridge scan limit of a named configuration.
 fn config(name: &str) -> (Reductions, u32) {
     let default = reductions::BRIDGE_SCAN_EDGE_LIMIT;
@@ -114,6 +129,7 @@ fn config(name: &str) -> (Reductions, u32) {
                 .with(Reductions::PARITY_SET),
             default,
         ),
+        "ohpv" => (ohp().with(Reductions::PARITY_WIN), default),
         "oht" => (
             Reductions::BASIC
                 .with(Reductions::ORDERING)
@@ -258,7 +274,8 @@ fn bands(args: &[String]) {
     println!();
     // The hardest first, so the pool's jobs end together.
     work.sort_by_key(|w| std::cmp::Reverse(w.0));
-    let options = SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
+    let options =
+        SolverOptions { threads: 1, tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
     // Plain threads taking work items in turn (not a rayon pool: a rayon worker waiting for
     // the solver's own pool would steal and start further solves meanwhile, so solves would
     // overlap).
@@ -359,7 +376,7 @@ fn hard(args: &[String]) {
                 None => (full.as_str(), None),
             };
             let options =
-                SolverOptions { threads: 1, tt_mib: 256, epsilon, ..SolverOptions::default() };
+                SolverOptions { threads: 1, tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
             let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
             let pos = configured(base, name);
             let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };

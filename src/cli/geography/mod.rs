@@ -52,7 +52,7 @@ enum GeographyCommand {
         depth: Option<u32>,
         /// Reductions and search guidance of the exact solver, a comma-separated union such as
         /// `default,bridges,chains` (see `Reductions::from_str`: none, default, basic,
-        /// bridges, chains, all, ordering, pn-hint, guided, parity-set, ...). The default adds
+        /// bridges, chains, all, ordering, pn-hint, guided, parity-set, parity-win, ...). The default adds
         /// the move ordering, the proof-number hints and the parity-set rule, which cut df-pn's
         /// nodes 2x to 8x on contest positions of 176 to 198 component edges
         /// (`results/geography/reach-hard.md`).

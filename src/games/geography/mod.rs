@@ -97,6 +97,10 @@ impl Reductions {
     /// number of edges into `T` means the mover loses (the opponent always answers back into
     /// `T`). It generalises the losing half of the bipartite rule to components with odd cycles.
     pub const PARITY_SET: Reductions = Reductions(512);
+    /// The parity-set win certificate ([`reductions::parity_win`]): a move after which the
+    /// parity-set rule decides the opponent lost means the mover wins. It generalises the
+    /// winning half of the bipartite rule (and the immediate win) to components with odd cycles.
+    pub const PARITY_WIN: Reductions = Reductions(1024);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
@@ -131,7 +135,7 @@ impl std::str::FromStr for Reductions {
 
     /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
     /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
-    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`. Example: `default,bridges,chains`.
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`. Example: `default,bridges,chains`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut set = Reductions::NONE;
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -151,11 +155,12 @@ impl std::str::FromStr for Reductions {
                 "two-ply" => Reductions::TWO_PLY,
                 "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
                 "parity-set" => Reductions::PARITY_SET,
+                "parity-win" => Reductions::PARITY_WIN,
                 other => {
                     return Err(format!(
                         "unknown reduction `{other}` (none, default, basic, immediate-win, \
                          bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
-                         pn-guess, two-ply, guided, parity-set)"
+                         pn-guess, two-ply, guided, parity-set, parity-win)"
                     ));
                 }
             });

@@ -25,6 +25,10 @@
 //!   independent set holding the token into which every other vertex has an even number of
 //!   edges means the mover loses, on any component. Tested by GF(2) elimination on a thinned
 //!   colour class.
+//! * **Parity-set wins** ([`parity_win`], opt-in [`Reductions::PARITY_WIN`]). A move after
+//!   which the parity-set rule decides the opponent lost wins; on a bipartite component this is
+//!   exactly the winning half of the bipartite rule, so the two parity rules together
+//!   generalise the whole GF(2) rule to components with odd cycles (as sufficient conditions).
 //! * **Two plies** (opt-in [`Reductions::TWO_PLY`]): every move walks next to a vertex of
 //!   degree 1, so the mover loses.
 //!
@@ -101,6 +105,9 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     if pos.reductions.contains(Reductions::PARITY_SET) && cached_independent_set_loss(pos) {
         return Some(Outcome::Loss);
     }
+    if pos.reductions.contains(Reductions::PARITY_WIN) && parity_win(pos) {
+        return Some(Outcome::Win);
+    }
     if pos.reductions.contains(Reductions::TWO_PLY) {
         let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
         if wins {
@@ -114,7 +121,7 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
 }
 
 /// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
-const PARITY_MEMO_ENTRIES: usize = 1 << 16;
+const PARITY_MEMO_ENTRIES: usize = 1 << 20;
 
 thread_local! {
     /// Per-thread memo of the parity-set test: slot `hash % entries` holds the hash with its
@@ -126,13 +133,18 @@ thread_local! {
         std::cell::RefCell::new(vec![0; PARITY_MEMO_ENTRIES]);
 }
 
-/// [`independent_set_loss`] through a small per-thread memo keyed by
+/// [`independent_set_loss`] through a per-thread memo (2^20 slots) keyed by
 /// [`Geography::component_hash`].
 pub fn cached_independent_set_loss(pos: &Geography) -> bool {
-    let hash = pos.component_hash();
+    memo_parity_loss(pos.component_hash(), &pos.rows, pos.token)
+}
+
+/// [`parity_loss`] through the per-thread memo, keyed by `hash`, a hash of the token and of a
+/// set of remaining edges holding those of the token's component.
+fn memo_parity_loss(hash: u64, rows: &[u128; MAX_VERTICES], token: u8) -> bool {
     let tag = hash & !1;
     if tag == 0 {
-        return independent_set_loss(pos);
+        return parity_loss(rows, token);
     }
     let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
     PARITY_MEMO.with(|memo| {
@@ -141,10 +153,50 @@ pub fn cached_independent_set_loss(pos: &Geography) -> bool {
         if entry & !1 == tag {
             return entry & 1 == 1;
         }
-        let loss = independent_set_loss(pos);
+        let loss = parity_loss(rows, token);
         memo[slot] = tag | u64::from(loss);
         loss
     })
+}
+
+/// The parity-set win certificate ([`Reductions::PARITY_WIN`]): `true` when some move of the
+/// token leads to a position the parity-set rule ([`independent_set_loss`]) decides lost for the
+/// opponent, so the mover wins. On a bipartite component this is exactly the winning half of the
+/// bipartite rule (a set `X` of the far side with an odd number of edges to the token and an
+/// even number to every other vertex of the token's side: after the move into `X`, `X` is a
+/// parity set of the opponent).
+pub fn parity_win(pos: &Geography) -> bool {
+    let s = pos.token;
+    let mut rows = pos.rows;
+    let base = pos.component_hash() ^ token_key(s);
+    let mut moves = pos.rows[s as usize];
+    while moves != 0 {
+        let x = moves.trailing_zeros() as u8;
+        moves &= moves - 1;
+        rows[s as usize] &= !(1u128 << x);
+        rows[x as usize] &= !(1u128 << s);
+        // The child's token and edges (those the move cut off included: a function of them).
+        let hash = base ^ edge_key(s, x) ^ token_key(x);
+        // A neighbour of `x` left with the edge to `x` only wins at once for the opponent
+        // (every vertex outside a parity set has an even, so not one, edge into it).
+        let mut beyond = rows[x as usize];
+        let mut unsafe_move = false;
+        while beyond != 0 {
+            let y = beyond.trailing_zeros() as usize;
+            beyond &= beyond - 1;
+            if rows[y] == 1u128 << x {
+                unsafe_move = true;
+                break;
+            }
+        }
+        let loss = rows[x as usize] == 0 || (!unsafe_move && memo_parity_loss(hash, &rows, x));
+        rows[s as usize] |= 1u128 << x;
+        rows[x as usize] |= 1u128 << s;
+        if loss {
+            return true;
+        }
+    }
+    false
 }
 
 /// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
@@ -168,36 +220,58 @@ pub fn cached_independent_set_loss(pos: &Geography) -> bool {
 /// so this is exactly the losing half of the bipartite rule; with odd cycles it is a sufficient
 /// condition only.
 pub fn independent_set_loss(pos: &Geography) -> bool {
-    let s = pos.token;
+    parity_loss(&pos.rows, pos.token)
+}
+
+/// The parity-set test of [`independent_set_loss`] on adjacency `rows` with the token on `s`.
+fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
     // Layered search: even layers are the token's colour class.
     let mut seen = 1u128 << s;
     let mut frontier = seen;
     let mut left = seen;
     let mut even = true;
     while frontier != 0 {
-        frontier = pos.neighbours_of_set(frontier) & !seen;
+        let mut next = 0u128;
+        let mut f = frontier;
+        while f != 0 {
+            let v = f.trailing_zeros() as usize;
+            f &= f - 1;
+            next |= rows[v];
+        }
+        frontier = next & !seen;
         seen |= frontier;
         even = !even;
         if even {
             left |= frontier;
         }
     }
-    let first = thin(pos, left, false);
-    if certificate(pos, first) {
+    // Every neighbour of the token is outside the set and has the edge to the token into it,
+    // so it needs another edge into the set: into the class, away from the token's neighbours.
+    let target = rows[s as usize];
+    let reach = left & !(target | 1u128 << s);
+    let mut ys = target;
+    while ys != 0 {
+        let y = ys.trailing_zeros() as usize;
+        ys &= ys - 1;
+        if rows[y] & reach == 0 {
+            return false;
+        }
+    }
+    let first = thin(rows, s, left, false);
+    if certificate(rows, s, first) {
         return true;
     }
-    // Odd edges inside the class: the other greedy order keeps other vertices.
-    let other = thin(pos, left, true);
-    other != first && certificate(pos, other)
+    // Odd edges inside the class: the other greedy orders keep other vertices.
+    let other = thin(rows, s, left, true);
+    other != first && certificate(rows, s, other)
 }
 
-/// The class `left` (holding the token) thinned greedily to an independent set: a vertex is
-/// kept unless it is adjacent to the token or to a vertex kept before it (in ascending or
+/// The class `left` (holding the token `s`) thinned greedily to an independent set: a vertex
+/// is kept unless it is adjacent to the token or to a vertex kept before it (in ascending or
 /// `descending` vertex order). The token is not in the result.
-fn thin(pos: &Geography, left: u128, descending: bool) -> u128 {
-    let s = pos.token;
+fn thin(rows: &[u128; MAX_VERTICES], s: u8, left: u128, descending: bool) -> u128 {
     let mut kept = 0u128;
-    let mut blocked = pos.rows[s as usize] | 1u128 << s;
+    let mut blocked = rows[s as usize] | 1u128 << s;
     let mut rest = left & !(1u128 << s);
     while rest != 0 {
         let v = if descending {
@@ -211,17 +285,25 @@ fn thin(pos: &Geography, left: u128, descending: bool) -> u128 {
         };
         if blocked >> v & 1 == 0 {
             kept |= 1u128 << v;
-            blocked |= pos.rows[v];
+            blocked |= rows[v];
         }
     }
     kept
 }
 
 /// Whether the token's row is a GF(2) sum of rows of `candidates` (an independent set not
-/// adjacent to the token).
-fn certificate(pos: &Geography, mut candidates: u128) -> bool {
-    let s = pos.token;
-    let target = pos.rows[s as usize];
+/// adjacent to the token `s`).
+fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool {
+    let target = rows[s as usize];
+    // Every column of the token's row needs a candidate.
+    let mut ys = target;
+    while ys != 0 {
+        let y = ys.trailing_zeros() as usize;
+        ys &= ys - 1;
+        if rows[y] & candidates == 0 {
+            return false;
+        }
+    }
     // Peel: a candidate with a 1 in a column no other candidate has, where the token's row
     // has 0, is in no sum equal to the token's row; a column of the token's row that no
     // candidate has rules every sum out.
@@ -231,8 +313,8 @@ fn certificate(pos: &Geography, mut candidates: u128) -> bool {
         while c != 0 {
             let v = c.trailing_zeros() as usize;
             c &= c - 1;
-            twice |= once & pos.rows[v];
-            once |= pos.rows[v];
+            twice |= once & rows[v];
+            once |= rows[v];
         }
         if target & !once != 0 {
             return false;
@@ -243,7 +325,7 @@ fn certificate(pos: &Geography, mut candidates: u128) -> bool {
         while c != 0 {
             let v = c.trailing_zeros() as usize;
             c &= c - 1;
-            if pos.rows[v] & lonely != 0 {
+            if rows[v] & lonely != 0 {
                 removed |= 1u128 << v;
             }
         }
@@ -252,7 +334,7 @@ fn certificate(pos: &Geography, mut candidates: u128) -> bool {
         }
         candidates &= !removed;
     }
-    row_outcome(s, Bitboard128(candidates | 1u128 << s), &pos.rows) == Outcome::Loss
+    row_outcome(s, Bitboard128(candidates | 1u128 << s), rows) == Outcome::Loss
 }
 
 /// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
@@ -332,28 +414,43 @@ pub fn bipartite_outcome(pos: &Geography) -> Option<Outcome> {
 
 /// Whether the row of `s` lies outside the span of the other rows of `left`: `Win` if so.
 fn row_outcome(s: u8, left: Vertices, rows: &[u128; super::MAX_VERTICES]) -> Outcome {
-    // An XOR basis indexed by leading bit.
-    let mut basis = [0u128; 128];
-    for v in left.without(u32::from(s)) {
-        let mut r = rows[v as usize];
-        while r != 0 {
-            let top = 127 - r.leading_zeros() as usize;
-            if basis[top] == 0 {
-                basis[top] = r;
-                break;
+    if in_span(rows[s as usize], rows, left.0 & !(1u128 << s)) {
+        Outcome::Loss
+    } else {
+        Outcome::Win
+    }
+}
+
+/// Whether `target` is a GF(2) sum of rows of the vertices in `set`. Gaussian elimination in
+/// insertion order: each new row is reduced by the basis so far (pivot: its lowest remaining
+/// bit), so no basis row holds an earlier row's pivot; `target` is kept reduced the same way
+/// and the answer is known as soon as it reaches zero.
+fn in_span(target: u128, rows: &[u128; super::MAX_VERTICES], mut set: u128) -> bool {
+    let mut t = target;
+    if t == 0 {
+        return true;
+    }
+    let mut basis: ArrayVec<(u128, u128), 128> = ArrayVec::new();
+    while set != 0 {
+        let v = set.trailing_zeros() as usize;
+        set &= set - 1;
+        let mut r = rows[v];
+        for &(pivot, row) in &basis {
+            r ^= row & u128::from(r & pivot != 0).wrapping_neg();
+        }
+        if r == 0 {
+            continue;
+        }
+        let pivot = r & r.wrapping_neg();
+        if t & pivot != 0 {
+            t ^= r;
+            if t == 0 {
+                return true;
             }
-            r ^= basis[top];
         }
+        basis.push((pivot, r));
     }
-    let mut r = rows[s as usize];
-    while r != 0 {
-        let top = 127 - r.leading_zeros() as usize;
-        if basis[top] == 0 {
-            return Outcome::Win;
-        }
-        r ^= basis[top];
-    }
-    Outcome::Loss
+    false
 }
 
 /// A far side replaced by the bridge reduction: the subtree `vertices` entered at `entry`.

@@ -543,13 +543,14 @@ fn solvers_with_guidance_agree_with_brute_force() {
     let mut rng = KeyStream::new(27);
     let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
     let mut checked = 0;
-    for i in 0..600 {
+    for i in 0..750 {
         let flags = [
             GUIDANCE,
             GUIDANCE.with(Reductions::TWO_PLY),
             Reductions::BASIC.with(Reductions::PN_HINT),
             GUIDANCE.with(Reductions::PARITY_SET),
-        ][i % 4];
+            GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::PARITY_WIN),
+        ][i % 5];
         let pos = random_position(&mut rng, i % 5 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
         for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
@@ -559,7 +560,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
         }
         checked += 1;
     }
-    assert!(checked > 400, "{checked}");
+    assert!(checked > 500, "{checked}");
 }
 
 #[test]
@@ -586,6 +587,62 @@ fn parity_set_rule_is_the_losing_half_of_the_bipartite_rule() {
         let pos = random_position(&mut rng, true);
         if let Some(o) = reductions::bipartite_outcome(&pos) {
             assert_eq!(reductions::independent_set_loss(&pos), o == Outcome::Loss);
+        }
+    }
+}
+
+#[test]
+fn parity_win_rule_agrees_with_brute_force() {
+    let mut rng = KeyStream::new(30);
+    let (mut wins, mut odd) = (0, 0);
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng, false).with_reductions(Reductions::PARITY_WIN);
+        if reductions::parity_win(&pos) {
+            let truth = brute(&pos);
+            assert!(truth.is_none() || truth == Some(Outcome::Win), "{}", pos.format_position());
+            wins += 1;
+            odd += usize::from(reductions::bipartite_outcome(&pos).is_none());
+        }
+        // Through the position's own decision as well (with the loss rule first).
+        let pos = pos.with_reductions(Reductions::PARITY_SET.with(Reductions::PARITY_WIN));
+        if let Some(o) = pos.outcome() {
+            let truth = brute(&pos);
+            assert!(truth.is_none() || truth == Some(o), "{}", pos.format_position());
+        }
+    }
+    // Fires on components with odd cycles too, not only where the bipartite rule does.
+    assert!(wins > 300 && odd > 50, "{wins} wins, {odd} with odd cycles");
+}
+
+#[test]
+fn parity_win_rule_is_the_winning_half_of_the_bipartite_rule() {
+    let mut rng = KeyStream::new(31);
+    let mut checked = 0;
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng, true);
+        if let Some(o) = reductions::bipartite_outcome(&pos) {
+            assert_eq!(
+                reductions::parity_win(&pos),
+                o == Outcome::Win,
+                "{}",
+                pos.format_position()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+#[ignore = "heavy: cargo test --release -- --ignored"]
+fn parity_rules_agree_with_brute_force_heavy() {
+    let mut rng = KeyStream::new(32);
+    for _ in 0..100_000 {
+        let pos = random_position(&mut rng, false)
+            .with_reductions(Reductions::PARITY_SET.with(Reductions::PARITY_WIN));
+        if let Some(o) = pos.outcome() {
+            let truth = brute(&pos);
+            assert!(truth.is_none() || truth == Some(o), "{}", pos.format_position());
         }
     }
 }
