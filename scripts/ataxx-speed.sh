@@ -26,7 +26,7 @@ for eval in net classic; do
   {
     echo "uai"
     for o in "${openings[@]}"; do
-      echo "ucinewgame"
+      echo "uainewgame"
       echo "position startpos moves $o"
       echo "go movetime $ms"
       # Wait for this search's bestmove before the next command (the engine answers
