@@ -248,14 +248,8 @@ fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
     // Every neighbour of the token is outside the set and has the edge to the token into it,
     // so it needs another edge into the set: into the class, away from the token's neighbours.
     let target = rows[s as usize];
-    let reach = left & !(target | 1u128 << s);
-    let mut ys = target;
-    while ys != 0 {
-        let y = ys.trailing_zeros() as usize;
-        ys &= ys - 1;
-        if rows[y] & reach == 0 {
-            return false;
-        }
+    if !every_row_meets(rows, target, left & !(target | 1u128 << s)) {
+        return false;
     }
     let first = thin(rows, s, left, false);
     if certificate(rows, s, first) {
@@ -264,6 +258,18 @@ fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
     // Odd edges inside the class: the other greedy orders keep other vertices.
     let other = thin(rows, s, left, true);
     other != first && certificate(rows, s, other)
+}
+
+/// Whether the row of every vertex of `ys` has a neighbour in `set`.
+fn every_row_meets(rows: &[u128; MAX_VERTICES], mut ys: u128, set: u128) -> bool {
+    while ys != 0 {
+        let y = ys.trailing_zeros() as usize;
+        ys &= ys - 1;
+        if rows[y] & set == 0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// The class `left` (holding the token `s`) thinned greedily to an independent set: a vertex
@@ -296,13 +302,8 @@ fn thin(rows: &[u128; MAX_VERTICES], s: u8, left: u128, descending: bool) -> u12
 fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool {
     let target = rows[s as usize];
     // Every column of the token's row needs a candidate.
-    let mut ys = target;
-    while ys != 0 {
-        let y = ys.trailing_zeros() as usize;
-        ys &= ys - 1;
-        if rows[y] & candidates == 0 {
-            return false;
-        }
+    if !every_row_meets(rows, target, candidates) {
+        return false;
     }
     // Peel: a candidate with a 1 in a column no other candidate has, where the token's row
     // has 0, is in no sum equal to the token's row; a column of the token's row that no
