@@ -15,7 +15,8 @@ keep their earlier deciding row (provenance), and any disagreement is listed and
 The indexed retrograde solver retro2 (pass 6, scripts/gipf_retro2.sh) runs on the positions still
 unknown and, as a check, on the solved ones whose index is small: it decides only positions no
 earlier pass solved, and any disagreement with an earlier answer (value, or distance against retro)
-is listed and fails the run."""
+is listed and fails the run. Pass 7 (scripts/gipf_forward.sh) is forward alpha-beta with a long
+limit on the positions passes 1-6 left unknown."""
 
 import csv
 import math
@@ -173,12 +174,13 @@ def main():
           "D = draw (neither side can force a win; play repeats forever), ? = not solved",
           "within the limits. Rows: GW (white pieces), columns: GB (black pieces).",
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
-          "pns, re = retro, r2 = retro2; the first of passes 1-6 that solved it) and the number of",
+          "pns, re = retro, r2 = retro2; the first of passes 1-7 that solved it) and the number of",
           "positions reachable from the initial position, as counted by retro2 where it solved the",
           "cell, else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
           "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
-          "positions, time and memory at the end.",
+          "positions, time and memory at the end. Pass 7 is forward alpha-beta again with a long",
+          "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`).",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
