@@ -6,6 +6,8 @@
 # the big cells that retro2 cannot index (S=4 from 7+7, S=3 from 8+8) are often won in a few
 # plies, which a forward search proves at once.
 #   TIME_LIMIT: seconds per cell (default 120); THREADS (default 1); MIB: table size (default 1024).
+#   SOLVER=dfpn PASS=8: df-pn (with the GIPF options of passes 1 and 3) instead, into pass8.csv:
+#   an independent check of the cells pass 7 decided (any two passes that solve a cell must agree).
 # Rows go to results/gipf/raw/pass7.csv (bitsolve solve --out, resumable: a cell already in it
 # with the same options is skipped); then scripts/gipf_table.py rewrites
 # results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the
@@ -18,6 +20,12 @@ data=datasets/gipf/small-variants.tsv
 mib=${MIB:-1024}
 threads=${THREADS:-1}
 limit=${TIME_LIMIT:-120}
+pass=${PASS:-7}
+case ${SOLVER:-alphabeta} in
+  alphabeta) solver=(alphabeta) ;;
+  dfpn) solver=(dfpn --no-mobility --win-probe --epsilon 2) ;;
+  *) echo "SOLVER must be alphabeta or dfpn" >&2; exit 2 ;;
+esac
 bin=${BIN:-}
 if [ -z "$bin" ]; then
   cargo build --release --quiet
@@ -30,9 +38,9 @@ if [ $# -gt 0 ]; then
   echo -e "id\tposition\texpected" > "$input"
   for id in "$@"; do grep -P "^$id\t" "$data" >> "$input"; done
 else
-  python3 scripts/gipf_table.py --unknown "$data" "$raw"/pass[1-7].csv > "$input"
+  python3 scripts/gipf_table.py --unknown "$data" "$raw"/pass[1-9].csv > "$input"
 fi
-"$bin" solve --game gipf --solver alphabeta --threads "$threads" --tt-mib "$mib" \
-  --time-limit "$limit" "$input" --out "$raw/pass7.csv" --resume >> "$raw/pass7.log"
+"$bin" solve --game gipf --solver "${solver[@]}" --threads "$threads" --tt-mib "$mib" \
+  --time-limit "$limit" "$input" --out "$raw/pass$pass.csv" --resume >> "$raw/pass$pass.log"
 rm -f "$input"
-python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-7].csv
+python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-9].csv

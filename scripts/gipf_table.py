@@ -16,7 +16,8 @@ The indexed retrograde solver retro2 (pass 6, scripts/gipf_retro2.sh) runs on th
 unknown and, as a check, on the solved ones whose index is small: it decides only positions no
 earlier pass solved, and any disagreement with an earlier answer (value, or distance against retro)
 is listed and fails the run. Pass 7 (scripts/gipf_forward.sh) is forward alpha-beta with a long
-limit on the positions passes 1-6 left unknown."""
+limit on the positions passes 1-6 left unknown, and pass 8 (the same script with df-pn) checks
+what pass 7 decided: any two passes that solve a position must agree."""
 
 import csv
 import math
@@ -121,6 +122,10 @@ def main():
         retro2 = next((r for r in reversed(retro2s) if r["outcome"] in SOLVED),
                       retro2s[-1] if retro2s else None)
         earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
+        for other in earlier[1:]:
+            if other["outcome"] != earlier[0]["outcome"]:
+                disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, "
+                                f"{other['solver']} {other['outcome']}")
         if retro and earlier and retro["outcome"] in SOLVED and retro["outcome"] != earlier[0]["outcome"]:
             disagree.append(f"{pid}: {earlier[0]['solver']} {earlier[0]['outcome']}, retro {retro['outcome']}")
         if retro2 and retro2["outcome"] in SOLVED:
@@ -174,13 +179,14 @@ def main():
           "D = draw (neither side can force a win; play repeats forever), ? = not solved",
           "within the limits. Rows: GW (white pieces), columns: GB (black pieces).",
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
-          "pns, re = retro, r2 = retro2; the first of passes 1-7 that solved it) and the number of",
+          "pns, re = retro, r2 = retro2; the first of passes 1-8 that solved it) and the number of",
           "positions reachable from the initial position, as counted by retro2 where it solved the",
           "cell, else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
           "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
           "positions, time and memory at the end. Pass 7 is forward alpha-beta again with a long",
-          "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`).",
+          "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`); pass 8 runs df-pn",
+          "on the cells pass 7 decided, as a check: every two passes that solve a cell agree.",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
