@@ -6,8 +6,11 @@
 # the big cells that retro2 cannot index (S=4 from 7+7, S=3 from 8+8) are often won in a few
 # plies, which a forward search proves at once.
 #   TIME_LIMIT: seconds per cell (default 120); THREADS (default 1); MIB: table size (default 1024).
-#   SOLVER=dfpn PASS=8: df-pn (with the GIPF options of passes 1 and 3) instead, into pass8.csv:
-#   an independent check of the cells pass 7 decided (any two passes that solve a cell must agree).
+#   PASS=8 MIB=1: into pass8.csv, the check of the cells pass 7 decided (any two passes that
+#   solve a cell must agree): alpha-beta with a 1 MiB table, nearly a plain search, so no
+#   result rests on table entries carried between paths (the graph history interaction).
+#   SOLVER=dfpn: df-pn with the GIPF options of passes 1 and 3 instead (it could not check
+#   these cells: in 150 s it wandered down lines of thousands of plies).
 # Rows go to results/gipf/raw/pass7.csv (bitsolve solve --out, resumable: a cell already in it
 # with the same options is skipped); then scripts/gipf_table.py rewrites
 # results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the

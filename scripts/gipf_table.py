@@ -16,8 +16,8 @@ The indexed retrograde solver retro2 (pass 6, scripts/gipf_retro2.sh) runs on th
 unknown and, as a check, on the solved ones whose index is small: it decides only positions no
 earlier pass solved, and any disagreement with an earlier answer (value, or distance against retro)
 is listed and fails the run. Pass 7 (scripts/gipf_forward.sh) is forward alpha-beta with a long
-limit on the positions passes 1-6 left unknown, and pass 8 (the same script with df-pn) checks
-what pass 7 decided: any two passes that solve a position must agree."""
+limit on the positions passes 1-6 left unknown, and pass 8 (the same script with a 1 MiB table)
+checks what pass 7 decided: any two passes that solve a position must agree."""
 
 import csv
 import math
@@ -185,8 +185,8 @@ def main():
           "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
           "positions, time and memory at the end. Pass 7 is forward alpha-beta again with a long",
-          "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`); pass 8 runs df-pn",
-          "on the cells pass 7 decided, as a check: every two passes that solve a cell agree.",
+          "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`); pass 8 re-solves",
+          "the cells pass 7 decided with a 1 MiB table, as a check: every two passes that solve a cell agree.",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
