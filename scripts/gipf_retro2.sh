@@ -67,4 +67,4 @@ for id in "${ids[@]}"; do
   echo "$id,$kib,$secs" >> "$raw/retro2-memory.csv"
   rm -f "$input" "$tlog"
 done
-python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-6].csv
+python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-9].csv
