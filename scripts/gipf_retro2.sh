@@ -3,7 +3,7 @@
 # arguments (ids of datasets/gipf/small-variants.tsv, e.g. S3-K3-W5-B5), one process per cell so
 # that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT
 # set to CHECKPOINT: a killed run resumes its reachability pass and its solved layers), each run at
-# most TIME_LIMIT seconds (default 1700).
+# most TIME_LIMIT seconds (default 1700). MIB: the run's memory budget in MiB (default 16000).
 #   CHECK=1: instead of ids, every cell already solved whose index has at most CHECK_MAX positions
 #            (default 40000000): retro2 re-solves them to check it against the earlier passes.
 #   UNKNOWN=1: instead of ids, every cell still unknown, smallest index first.
@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.."
 raw=results/gipf/raw
 data=datasets/gipf/small-variants.tsv
 mib=${MIB:-16000}
+# The batch's memory budget (GiB) must hold the one job's budget: by default it is 3/4 of RAM.
+gib=$(( (mib + 1023) / 1024 ))
 threads=${THREADS:-2}
 limit=${TIME_LIMIT:-1700}
 ckpt=${CHECKPOINT:-${TMPDIR:-/tmp}/gipf-retro2-checkpoints}
@@ -61,9 +63,10 @@ for id in "${ids[@]}"; do
   { echo -e "id\tposition\texpected"; grep -P "^$id\t" "$data"; } > "$input"
   tlog=$(mktemp)
   BITSOLVE_RETRO_LOG=1 BITSOLVE_RETRO_CHECKPOINT="$ckpt" /usr/bin/time -f "%M %e" -o "$tlog" \
-    "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" \
+    "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" --memory "$gib" \
     --time-limit "$limit" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2>> "$raw/pass6.err" || true
-  read -r kib secs < "$tlog"
+  # The last line is "%M %e"; a failed run has "Command exited with ..." before it.
+  read -r kib secs < <(tail -n 1 "$tlog")
   echo "$id,$kib,$secs" >> "$raw/retro2-memory.csv"
   rm -f "$input" "$tlog"
 done
