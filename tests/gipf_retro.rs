@@ -226,3 +226,66 @@ fn the_budget_gives_unknown() {
     let r = solve_gipf(&pos, &Limits::nodes(1000), 1 << 12).0;
     assert!(matches!(r.unknown, Some(bitsolve::search::Unknown::TooLarge { .. })));
 }
+
+/// With checkpoints: a second solve of a root answers from its files; the colour-swapped
+/// start of a variant is answered from the table of the other start when its position is in
+/// it (S = 2: the two reachable sets are equal) and solved afresh when it is not (S = 3,
+/// 4 + 5); deleted layer files and a deleted reachable set are made again. Every answer
+/// equals a solve without files, and best moves lead where the value says.
+#[test]
+fn checkpoints_resume_and_answer_the_colour_twin() {
+    use bitsolve::search::retro::gipf::solve_gipf_in;
+    let base = std::env::temp_dir().join(format!("bitsolve-retro2-ckpt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let solve =
+        |p: &Gipf, dir: Option<&std::path::Path>| solve_gipf_in(p, &Limits::none(), 1 << 12, dir);
+    let check_move = |p: &Gipf, r: &bitsolve::Report<bitsolve::games::gipf::GipfMove>| {
+        let mv = r.best_move.expect("a best move");
+        let mut c = p.clone();
+        c.play(mv);
+        assert_eq!(solve(&c, None).0.value().unwrap().parent(), r.value().unwrap());
+    };
+    for (a, b, shared) in [
+        ("2 2 4 5/1 2 W/WB/B_W/WB", "2 2 5 4/2 1 W/WB/B_W/WB", true),
+        ("2 2 6 7/3 4 W/WB/B_W/WB", "2 2 7 6/4 3 W/WB/B_W/WB", true),
+        ("2 3 6 7/3 4 W/WB/B_W/WB", "2 3 7 6/4 3 W/WB/B_W/WB", false),
+        ("3 3 4 5/1 2 W/W_B/____/B___W/____/W_B", "3 3 5 4/2 1 W/W_B/____/B___W/____/W_B", false),
+    ] {
+        let (ra, rb) = (Gipf::parse_position(a).unwrap(), Gipf::parse_position(b).unwrap());
+        let (want_a, want_b) = (solve(&ra, None).0, solve(&rb, None).0);
+        let (got, info) = solve(&ra, Some(&base));
+        assert_eq!((got.value(), got.stats.nodes), (want_a.value(), want_a.stats.nodes), "{a}");
+        assert!(!info.reused);
+        let (got, info) = solve(&ra, Some(&base));
+        assert_eq!(got.value(), want_a.value(), "{a} again");
+        assert!(!info.reused, "its own table");
+        let (got, info) = solve(&rb, Some(&base));
+        assert_eq!((got.value(), got.stats.nodes), (want_b.value(), want_b.stats.nodes), "{b}");
+        assert_eq!(info.reused, shared, "{b}");
+        check_move(&rb, &got);
+        check_move(&ra, &want_a);
+    }
+    // Delete the files of half the layers and the reachable sets of every table: solved again.
+    let mut deleted = 0;
+    for d in std::fs::read_dir(&base).unwrap() {
+        let d = d.unwrap().path();
+        for f in std::fs::read_dir(&d).unwrap() {
+            let f = f.unwrap().path();
+            let name = f.file_name().unwrap().to_str().unwrap().to_owned();
+            if name == "complete"
+                || name == "reach.keys"
+                || (f.extension().is_some_and(|e| e == "cells") && name.len().is_multiple_of(2))
+            {
+                std::fs::remove_file(&f).unwrap();
+                deleted += 1;
+            }
+        }
+    }
+    assert!(deleted >= 8, "{deleted} files deleted");
+    let ra = Gipf::parse_position("3 3 4 5/1 2 W/W_B/____/B___W/____/W_B").unwrap();
+    let want = solve(&ra, None).0;
+    let (got, info) = solve(&ra, Some(&base));
+    assert_eq!((got.value(), got.stats.nodes), (want.value(), want.stats.nodes));
+    assert!(!info.reused);
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -242,6 +242,26 @@ impl Gipf {
     pub fn params(&self) -> [u32; 4] {
         [self.geo.side as u32, self.k, self.pieces.first, self.pieces.second]
     }
+
+    /// The same position with the colours exchanged: pieces, reserves, piece totals (`GW` and
+    /// `GB`) and the side to move. The rules treat both colours alike, so the side to move has
+    /// the same value in both, every move keeps its notation, and playing a move commutes
+    /// with the exchange.
+    #[must_use]
+    pub fn colour_swapped(&self) -> Gipf {
+        let swap = |x: ByPlayer<u32>| ByPlayer { first: x.second, second: x.first };
+        let mut g = Gipf {
+            pieces: swap(self.pieces),
+            state: State {
+                board: ByPlayer { first: self.state.board.second, second: self.state.board.first },
+                reserve: swap(self.state.reserve),
+            },
+            to_move: !self.to_move,
+            ..self.clone()
+        };
+        g.hash = g.hash_from_scratch();
+        g
+    }
 }
 
 impl Game for Gipf {

@@ -113,3 +113,54 @@ fn window_row_detection_matches_line_scan() {
     }
     assert!(rows > 1000, "too few rows completed: {rows}");
 }
+
+/// The colour exchange keeps the move list (same moves, same notation) and commutes with
+/// playing a move, along random playouts with captures on several board sizes and `K`; it
+/// swaps the parameters and the one-line form's colours, and twice is the identity.
+#[test]
+fn colour_swap_commutes_with_moves() {
+    let mut rng = crate::zobrist::KeyStream::new(0x5A9C);
+    let mut plies = 0;
+    for game in 0..120u64 {
+        let side = 2 + (game % 3) as usize;
+        let k = 2 + (game / 3 % 3) as u32;
+        let (gw, gb) = (4 + (game % 5) as u32, 3 + (game % 7) as u32);
+        let text = match side {
+            2 => format!("2 {k} {gw} {gb}/{} {} W/WB/B_W/WB", gw - 3, gb - 3),
+            3 => format!("3 {k} {gw} {gb}/{} {} W/W_B/____/B___W/____/W_B", gw - 3, gb - 3),
+            _ => format!(
+                "4 {k} {gw} {gb}/{} {} W/W__B/_____/______/B_____W/______/_____/W__B",
+                gw - 3,
+                gb - 3
+            ),
+        };
+        let mut pos = Gipf::parse_position(&text).unwrap();
+        let swapped = pos.colour_swapped();
+        let [size, row, white, black] = pos.params();
+        assert_eq!(swapped.params(), [size, row, black, white]);
+        assert_eq!(swapped.colour_swapped(), pos);
+        assert_eq!(swapped.hash(), swapped.hash_from_scratch());
+        for _ in 0..80 {
+            let sw = pos.colour_swapped();
+            assert_eq!(sw.to_move(), !pos.to_move());
+            assert_eq!(sw.outcome(), pos.outcome(), "{}", pos.format_position());
+            let (mut moves, mut swapped_moves) = (GipfMoves::new(), GipfMoves::new());
+            pos.generate_moves(&mut moves);
+            sw.generate_moves(&mut swapped_moves);
+            assert_eq!(moves, swapped_moves, "{}", pos.format_position());
+            for &mv in &moves {
+                let (mut x, mut y) = (pos.clone(), sw.clone());
+                x.play(mv);
+                y.play(mv);
+                assert_eq!(x.colour_swapped(), y, "{} {mv:?}", pos.format_position());
+                assert_eq!(pos.format_move(mv), sw.format_move(mv));
+            }
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[(rng.next_key() % moves.len() as u64) as usize]);
+            plies += 1;
+        }
+    }
+    assert!(plies > 1000, "{plies} plies played");
+}

@@ -27,25 +27,45 @@
 //! and never touches the other positions of the index:
 //!
 //! 1. [`sparse::reach`] finds them, layer by layer, generating each position's moves once;
-//!    each layer's reachable positions become a sorted list of ranks ([`KeySet`]), and a
-//!    position's *id* is its place in that list.
+//!    each layer's reachable positions become a set of ranks ([`KeySet`]), and a position's
+//!    *id* is its place in that set, in order of rank.
 //! 2. Every layer holding one is solved from the last to the root's with [`solve_layer`] on
 //!    [`SparseModel`] (the layers of ids): one move generation per position, one un-push
 //!    generation per decided position. The 16-bit cells (value and exact distance: the
 //!    winner's shortest, the loser's longest) of every solved layer are kept, since a capture
 //!    can reach any later layer.
 //!
+//! A root with more white pieces than black (`GW > GB`) is solved as its colour-swapped
+//! position ([`Gipf::colour_swapped`]: same value, distance and moves), so the two starts of
+//! a pair of variants such as 5 + 7 and 7 + 5 are roots of one index.
+//!
 //! # Cost
 //!
-//! Memory per reachable position: 8 bytes of rank and 1 to 2 of directory ([`KeySet`]), 2 of
-//! cell; plus, for the layer being solved, 1 byte of counter, the distance buckets and 8
-//! bytes per hidden edge. While the reachability pass runs, a hash set of 16 to 32 bytes per
-//! position holds the layers not finished. `--tt-mib` is the memory budget: past it the
-//! answer is `unknown` with the reason, and a node limit caps the reachable positions. With
-//! the environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR`, the reachable sets (when found,
-//! and every five minutes while they are searched) and each solved layer's cells are written
-//! under `DIR/gipf-reach-<parameters>-<root key>/`, and a later run on the same root resumes
-//! from them. `BITSOLVE_RETRO_LOG` prints progress (positions per second, bytes per position)
+//! Memory per reachable position: 2 bytes of cell, and the sets: when at least about one
+//! indexed position in 70 is reachable (on the GIPF variants about one in two is), one bit
+//! per indexed position with its count and select directories (about 0.3 bytes per
+//! reachable position), else 8 bytes of rank and 1 of directory. For the layer being solved,
+//! 1 byte of counter, the distance buckets and 8 bytes per hidden edge. While the
+//! reachability pass runs, it holds one bit per indexed position of the layers not finished
+//! and one more per position of the layer it explores (or, when the index's bits would take
+//! more than half the budget, a hash set of 16 to 32 bytes per position). `--tt-mib` is the
+//! memory budget: past it the answer is `unknown` with the reason, and a node limit caps the
+//! reachable positions.
+//!
+//! # Checkpoints and tables
+//!
+//! With the environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR` ([`solve_gipf_in`] takes
+//! the directory), the reachable sets (when found, and every five minutes while they are
+//! searched) and each solved layer's cells are written under
+//! `DIR/gipf-reach-<parameters>-<root key>/`, and a later run on the same root resumes from
+//! them. A directory whose every layer is solved is marked with a file `complete`, and is
+//! then a table: a later run on any root of the same parameters whose position is in its
+//! reachable sets answers from it at once (values do not depend on the root a table was
+//! built from; the report's node count is then the table's positions). The layer files:
+//! `reach.keys` holds a magic word, the number of finished layers and of layers, then per
+//! layer a form tag (0: sorted ranks, 1: bit words), a count and the values, all
+//! little-endian `u64`; `layer-<k>.cells` the 16-bit cells of layer `k` by id
+//! ([`cell`]). `BITSOLVE_RETRO_LOG` prints progress (positions per second, bytes per position)
 //! on standard error.
 
 use std::any::Any;
@@ -219,13 +239,50 @@ pub struct Retro2Info {
     pub estimate: u64,
     /// Hidden edges at most in one layer.
     pub hidden: u64,
+    /// Whether the answer came from a table solved earlier from another root
+    /// (a checkpoint directory marked complete, see the module); then `reachable` counts that
+    /// table's positions.
+    pub reused: bool,
 }
 
-/// The directory of the checkpoints of `root`, if asked for.
-fn checkpoint_dir(root: &Gipf) -> Option<PathBuf> {
-    let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT")?;
-    let key = root.exact_key()?;
-    Some(Path::new(&base).join(format!("gipf-reach-{:?}-{key:032x}", root.params())))
+/// File that marks a checkpoint directory whose every layer is solved (one line: the root in
+/// one-line form and the number of reachable positions).
+const COMPLETE: &str = "complete";
+
+/// The directory of the checkpoints of `root` under `base`.
+fn checkpoint_dir(base: &Path, root: &Gipf) -> PathBuf {
+    let key = root.exact_key().expect("the index has exact keys");
+    base.join(format!("gipf-reach-{:?}-{key:032x}", root.params()))
+}
+
+/// A table solved earlier (a checkpoint directory under `base` of the same parameters, marked
+/// [`COMPLETE`]) whose positions include `root`, and its reachable sets. Values do not depend
+/// on the root a table was built from, and the set is closed under moves, so the table
+/// answers `root` and every position below it. The colour-swapped start of a variant is often
+/// in the table of the other colour's start (on S = 2 the two sets are equal).
+fn solved_table_holding(
+    base: &Path,
+    model: &GipfModel,
+    root: &Gipf,
+) -> Option<(PathBuf, Vec<KeySet>)> {
+    let prefix = format!("gipf-reach-{:?}-", root.params());
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(base)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
+                && p.join(COMPLETE).is_file()
+        })
+        .collect();
+    dirs.sort();
+    let (l0, r0) = model.layers.rank(root)?;
+    let count = model.layers.index.layer_count();
+    dirs.into_iter().find_map(|d| {
+        let sets = sparse::load_reach(&d, count)?;
+        sets.get(l0)?.find(r0)?;
+        log(&format!("retro2: answered from the solved table in {}", d.display()));
+        Some((d, sets))
+    })
 }
 
 fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
@@ -261,6 +318,27 @@ enum Fail {
     Engine(EngineError),
 }
 
+/// The `unknown` answer of a solve that needs `bytes`, more than its `budget`.
+fn over_budget(bytes: u64, budget: u64) -> Fail {
+    Fail::Unknown(Unknown::GaveUp(format!(
+        "retro2 needs more than {} MiB, more than its budget of {} MiB (--tt-mib)",
+        bytes >> 20,
+        budget >> 20
+    )))
+}
+
+/// Why a solve ends when its reachability pass stopped.
+fn reach_failed(stop: ReachStop, limits: &Limits, budget: u64) -> Fail {
+    match stop {
+        ReachStop::Stopped => Fail::Engine(EngineError::Stopped),
+        ReachStop::TooMany(n) => {
+            Fail::Unknown(Unknown::TooLarge { positions: n, max: limits.nodes.unwrap_or(u64::MAX) })
+        }
+        ReachStop::Budget(b) => over_budget(b, budget),
+        ReachStop::Io(e) => Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))),
+    }
+}
+
 /// The reachable positions of every layer, their cells and what the solve found.
 type Solved = (Vec<KeySet>, Vec<Vec<u16>>, Retro2Info);
 
@@ -272,19 +350,13 @@ type Solved = (Vec<KeySet>, Vec<Vec<u16>>, Retro2Info);
 fn solve_all(
     model: &GipfModel,
     root: &Gipf,
-    budget: u64,
+    (budget, checkpoint): (u64, Option<&Path>),
     limits: &Limits,
     began: Instant,
 ) -> Result<Solved, Fail> {
     let idx = &model.layers.index;
     let mut info = Retro2Info { indexed: idx.total_size(), ..Retro2Info::default() };
-    let over = |bytes: u64| {
-        Fail::Unknown(Unknown::GaveUp(format!(
-            "retro2 needs more than {} MiB, more than its budget of {} MiB (--tt-mib)",
-            bytes >> 20,
-            budget >> 20
-        )))
-    };
+    let over = |bytes: u64| over_budget(bytes, budget);
     let stop = AtomicBool::new(false);
     let stopped = || {
         if limits.time.is_some_and(|t| began.elapsed() >= t)
@@ -299,7 +371,13 @@ fn solve_all(
     };
     let control = Control { progress: Some(&check), stop: Some(&stop) };
     let (l0, r0) = model.layers.rank(root).expect("the root is in its own index");
-    let dir = checkpoint_dir(root);
+    let own = checkpoint.map(|base| checkpoint_dir(base, root));
+    let table = checkpoint.and_then(|base| solved_table_holding(base, model, root));
+    info.reused = table.as_ref().is_some_and(|(d, _)| Some(d) != own.as_ref());
+    let (dir, table) = match table {
+        Some((d, sets)) => (Some(d), Some(sets)),
+        None => (own, None),
+    };
     let t = Instant::now();
     let run = ReachRun {
         cap: limits.nodes.unwrap_or(u64::MAX),
@@ -308,20 +386,11 @@ fn solve_all(
         log: &log,
         checkpoint: dir.as_deref(),
     };
-    let sets = match reach(model, (l0, r0), &run) {
-        Ok(s) => s,
-        Err(ReachStop::Stopped) => return Err(Fail::Engine(EngineError::Stopped)),
-        Err(ReachStop::TooMany(n)) => {
-            return Err(Fail::Unknown(Unknown::TooLarge {
-                positions: n,
-                max: limits.nodes.unwrap_or(u64::MAX),
-            }));
-        }
-        Err(ReachStop::Budget(b)) => return Err(over(b)),
-        Err(ReachStop::Io(e)) => {
-            return Err(Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))));
-        }
+    let found = match table {
+        Some(sets) => Ok(sets),
+        None => reach(model, (l0, r0), &run),
     };
+    let sets = found.map_err(|e| reach_failed(e, limits, budget))?;
     info.reachable = sets.iter().map(|s| s.len() as u64).sum();
     let keys: u64 = sets.iter().map(KeySet::bytes).sum();
     let largest = sets.iter().map(|s| s.len() as u64).max().unwrap_or(0);
@@ -373,15 +442,41 @@ fn solve_all(
             solved as f64 / t.elapsed().as_secs_f64().max(1e-9)
         ));
     }
+    if let Some(d) = &dir
+        && !d.join(COMPLETE).is_file()
+    {
+        let line = format!("{} {}\n", crate::Notation::format_position(root), info.reachable);
+        std::fs::write(d.join(COMPLETE), line)
+            .map_err(|e| Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))))?;
+    }
     Ok((sets, cells, info))
 }
 
-/// Solves a GIPF root: the report and what the solve found.
+/// Solves a GIPF root: the report and what the solve found. Checkpoints go under the
+/// directory named by the environment variable `BITSOLVE_RETRO_CHECKPOINT`, if set
+/// ([`solve_gipf_in`]).
 pub fn solve_gipf(
     root: &Gipf,
     limits: &Limits,
     budget_mib: usize,
 ) -> (Report<GipfMove>, Retro2Info) {
+    let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT").map(PathBuf::from);
+    solve_gipf_in(root, limits, budget_mib, base.as_deref())
+}
+
+/// [`solve_gipf`] with checkpoints under `checkpoint` (none: no files). A root with more
+/// white pieces than black (`GW > GB`) is solved as its colour-swapped position
+/// ([`Gipf::colour_swapped`]), which has the same value, distance and moves.
+pub fn solve_gipf_in(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+    checkpoint: Option<&Path>,
+) -> (Report<GipfMove>, Retro2Info) {
+    let [_, _, gw, gb] = root.params();
+    if gw > gb {
+        return solve_gipf_in(&root.colour_swapped(), limits, budget_mib, checkpoint);
+    }
     let began = Instant::now();
     let unknown = |why: Unknown, nodes: u64| {
         let stats = Stats { nodes, elapsed: began.elapsed(), ..Stats::default() };
@@ -393,7 +488,7 @@ pub fn solve_gipf(
         return (unknown(why, 0), Retro2Info::default());
     };
     let budget = (budget_mib as u64) << 20;
-    let (sets, cells, info) = match solve_all(&model, root, budget, limits, began) {
+    let (sets, cells, info) = match solve_all(&model, root, (budget, checkpoint), limits, began) {
         Ok(x) => x,
         Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
         Err(Fail::Engine(EngineError::Stopped)) => {

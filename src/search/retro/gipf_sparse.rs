@@ -1,17 +1,22 @@
-//! Storage of the positions reachable from a GIPF root, and nothing else: per layer the sorted
-//! ranks of its reachable positions ([`KeySet`], 8 bytes each plus a directory of about 1 to 2
-//! bytes per position), so the engine's cells and counters are kept per *reachable* position
-//! (a dense id, the position's place in the sorted list) instead of per indexed one.
+//! Storage of the positions reachable from a GIPF root, and nothing else: per layer the set of
+//! the ranks of its reachable positions ([`KeySet`]: one bit per indexed position with count
+//! and select directories when the set is dense, as on the GIPF tables, about 0.3 bytes per
+//! reachable position; sorted ranks when it is sparse, about 9), so the engine's cells and
+//! counters are kept per *reachable* position (a dense id, the position's place in the sorted
+//! set) instead of per indexed one.
 //!
-//! * [`reach`] finds them: layer by layer, breadth-first inside a layer, each position's moves
-//!   generated once (in parallel over the frontier; the new ranks go into a hash set per layer,
-//!   by one thread).
+//! * [`reach`] finds them, layer by layer, each position's moves generated once. With one
+//!   atomic bit per indexed position (when the index's bits fit in half the budget), a layer
+//!   is swept until a sweep finds no new bit: the threads expand, chunk by chunk of words, the
+//!   set bits not yet expanded (one more bit per indexed position of the layer), setting the
+//!   bits of the children in this and later layers. Else with a hash set per layer (filled by
+//!   one thread, the moves generated in parallel over the frontier).
 //! * [`SparseModel`] shows the layered engine ([`solve_layer`](crate::search::retro::solve::solve_layer))
 //!   the reachable positions as layers of dense ids: a child or a parent found by un-pushing
 //!   is looked up by its rank; parents that are not reachable are skipped (the set is closed
 //!   under moves, so every child is found).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,81 +25,14 @@ use rayon::prelude::*;
 use super::GipfModel;
 use crate::game::Outcome;
 use crate::games::gipf::index::IndexedPos;
+pub use crate::search::retro::keyset::KeySet;
+use crate::search::retro::keyset::{BITS, LIST, Layer, read_layer, read_word, read_words};
 use crate::search::retro::model::LayerModel;
 
-/// Positions per work item of the reachability pass.
+/// Positions per work item of the hash pass.
 const CHUNK: usize = 1 << 12;
-
-/// The ranks of one layer's reachable positions, sorted, with a directory by the high bits of
-/// the rank: [`KeySet::find`] looks at one directory entry and a short sorted slice.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct KeySet {
-    ranks: Vec<u64>,
-    /// `dir[b]` is the first position whose rank `>> shift` is at least `b`.
-    dir: Vec<u32>,
-    shift: u32,
-}
-
-impl KeySet {
-    /// The set of `ranks` (sorted, without duplicates, fewer than `2^32`).
-    pub fn from_sorted(ranks: Vec<u64>) -> KeySet {
-        debug_assert!(ranks.windows(2).all(|w| w[0] < w[1]));
-        let Some(&max) = ranks.last() else { return KeySet::default() };
-        // 4 to 8 positions per bucket on average: at most a byte of directory per position.
-        let want = (ranks.len() / 8).max(1).next_power_of_two().trailing_zeros();
-        let top = 64 - max.leading_zeros();
-        let shift = top.saturating_sub(want);
-        let buckets = (max >> shift) as usize + 1;
-        let mut dir = Vec::with_capacity(buckets + 1);
-        let mut at = 0usize;
-        for b in 0..=buckets as u64 {
-            while at < ranks.len() && ranks[at] >> shift < b {
-                at += 1;
-            }
-            dir.push(at as u32);
-        }
-        KeySet { ranks, dir, shift }
-    }
-
-    /// Number of positions.
-    pub fn len(&self) -> usize {
-        self.ranks.len()
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.ranks.is_empty()
-    }
-
-    /// The rank of the position of id `i`.
-    #[inline]
-    pub fn rank(&self, i: usize) -> u64 {
-        self.ranks[i]
-    }
-
-    /// The sorted ranks.
-    pub fn ranks(&self) -> &[u64] {
-        &self.ranks
-    }
-
-    /// The id of the position of rank `r`, if it is in the set.
-    #[inline]
-    pub fn find(&self, r: u64) -> Option<u32> {
-        let b = (r >> self.shift) as usize;
-        if b + 1 >= self.dir.len() {
-            return None;
-        }
-        let (lo, hi) = (self.dir[b] as usize, self.dir[b + 1] as usize);
-        let slice = &self.ranks[lo..hi];
-        let at = slice.partition_point(|&x| x < r);
-        (at < slice.len() && slice[at] == r).then_some((lo + at) as u32)
-    }
-
-    /// Bytes of memory held.
-    pub fn bytes(&self) -> u64 {
-        (self.ranks.capacity() * 8 + self.dir.capacity() * 4) as u64
-    }
-}
+/// Words (64 indexed positions each) per work item of a sweep of the bit pass.
+const WORD_CHUNK: usize = 1 << 8;
 
 /// An open-addressing set of ranks (`< 2^63`; slots hold `rank + 1`, 0 is empty), at most
 /// half full.
@@ -190,24 +128,43 @@ pub struct ReachRun<'a> {
     pub checkpoint: Option<&'a Path>,
 }
 
+/// First word of a layer file of the first version (every layer a list of ranks).
 const MAGIC: u64 = 0x6769_7066_7265_6163; // "gipfreac"
+/// First word of a layer file of the second version (every layer with its form).
+const MAGIC2: u64 = 0x6769_7066_7265_6132; // "gipfrea2"
 
-/// Writes `layers` (finished ones sorted, the others as lists) after the number of finished
-/// layers `done`, atomically (a temporary file renamed).
-fn save_layers(path: &Path, done: usize, layers: &[Vec<u64>]) -> std::io::Result<()> {
+/// A layer to write: a finished set, the open bits of a layer, or a list of ranks.
+enum Out<'a> {
+    Keys(&'a KeySet),
+    Atomic(&'a [AtomicU64]),
+    Ranks(Vec<u64>),
+}
+
+/// Writes `layers` after the number of finished layers `done`, atomically (a temporary file
+/// renamed): the magic word, `done`, the number of layers, then each layer in the form of
+/// [`crate::search::retro::keyset::write_layer`] (form tag, count, values; little-endian).
+fn save_layers(path: &Path, done: usize, layers: &[Out<'_>]) -> std::io::Result<()> {
     if let Some(d) = path.parent() {
         std::fs::create_dir_all(d)?;
     }
     let tmp = path.with_extension("tmp");
     {
         let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        for x in [MAGIC, done as u64, layers.len() as u64] {
+        for x in [MAGIC2, done as u64, layers.len() as u64] {
             f.write_all(&x.to_le_bytes())?;
         }
         for l in layers {
-            f.write_all(&(l.len() as u64).to_le_bytes())?;
-            for r in l {
-                f.write_all(&r.to_le_bytes())?;
+            match l {
+                Out::Keys(k) => k.write_to(&mut f)?,
+                Out::Ranks(r) => crate::search::retro::keyset::write_layer(&mut f, LIST, r)?,
+                Out::Atomic(a) => {
+                    for x in [BITS, a.len() as u64] {
+                        f.write_all(&x.to_le_bytes())?;
+                    }
+                    for w in *a {
+                        f.write_all(&w.load(Ordering::Relaxed).to_le_bytes())?;
+                    }
+                }
             }
         }
         f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
@@ -215,30 +172,36 @@ fn save_layers(path: &Path, done: usize, layers: &[Vec<u64>]) -> std::io::Result
     std::fs::rename(tmp, path)
 }
 
-/// Reads what [`save_layers`] wrote, if it is there and has `count` layers.
-fn load_layers(path: &Path, count: usize) -> Option<(usize, Vec<Vec<u64>>)> {
+/// Reads what [`save_layers`] wrote (or the first version's lists), if it is there and has
+/// `count` layers.
+fn load_layers(path: &Path, count: usize) -> Option<(usize, Vec<Layer>)> {
     let mut f = std::io::BufReader::new(std::fs::File::open(path).ok()?);
-    let mut word = || {
-        let mut b = [0u8; 8];
-        f.read_exact(&mut b).ok().map(|()| u64::from_le_bytes(b))
-    };
-    if word()? != MAGIC {
+    let magic = read_word(&mut f).ok()?;
+    if magic != MAGIC && magic != MAGIC2 {
         return None;
     }
-    let done = word()? as usize;
-    if word()? != count as u64 || done > count {
+    let done = read_word(&mut f).ok()? as usize;
+    if read_word(&mut f).ok()? != count as u64 || done > count {
         return None;
     }
     let mut layers = Vec::with_capacity(count);
     for _ in 0..count {
-        let n = word()?;
-        let mut l = Vec::with_capacity(n as usize);
-        for _ in 0..n {
-            l.push(word()?);
-        }
-        layers.push(l);
+        layers.push(if magic == MAGIC {
+            let n = read_word(&mut f).ok()?;
+            Layer::Ranks(read_words(&mut f, n).ok()?)
+        } else {
+            read_layer(&mut f).ok()?
+        });
     }
     Some((done, layers))
+}
+
+/// A finished layer as read from a file.
+fn finished(layer: Layer) -> KeySet {
+    match layer {
+        Layer::Ranks(r) => KeySet::from_sorted(r),
+        Layer::Words(w) => KeySet::from_words(w),
+    }
 }
 
 /// What one work item of the reachability pass found: ranks in the layer being explored, and
@@ -259,12 +222,9 @@ pub fn reach(
     let idx = &model.layers.index;
     let count = idx.layer_count();
     let final_path = run.checkpoint.map(|d| d.join("reach.keys"));
-    if let Some(p) = &final_path
-        && let Some((done, layers)) = load_layers(p, count)
-        && done == count
-    {
+    if let Some(sets) = run.checkpoint.and_then(|d| load_reach(d, count)) {
         (run.log)("retro2: reachable sets loaded from the checkpoint");
-        return Ok(layers.into_iter().map(KeySet::from_sorted).collect());
+        return Ok(sets);
     }
     let partial = run.checkpoint.map(|d| d.join("reach-partial.keys"));
     let resume = partial.as_deref().and_then(|p| load_layers(p, count));
@@ -277,8 +237,8 @@ pub fn reach(
         reach_hash(model, root, resume, run)?
     };
     if let Some(p) = &final_path {
-        let lists: Vec<Vec<u64>> = done.iter().map(|k| k.ranks().to_vec()).collect();
-        save_layers(p, count, &lists).map_err(|e| ReachStop::Io(e.to_string()))?;
+        let out: Vec<Out<'_>> = done.iter().map(Out::Keys).collect();
+        save_layers(p, count, &out).map_err(|e| ReachStop::Io(e.to_string()))?;
         if let Some(q) = &partial {
             let _ = std::fs::remove_file(q);
         }
@@ -286,15 +246,23 @@ pub fn reach(
     Ok(done)
 }
 
-/// Logs the end of the reachability search of layer `l` and writes a partial checkpoint if the
-/// last one is five minutes old (`lists()`: every layer's ranks so far).
-fn layer_done(
+/// The reachable sets of a finished reachability pass kept in `dir` (`reach.keys`), if they
+/// are there and have `count` layers.
+pub fn load_reach(dir: &Path, count: usize) -> Option<Vec<KeySet>> {
+    let (done, layers) = load_layers(&dir.join("reach.keys"), count)?;
+    (done == count).then(|| layers.into_iter().map(finished).collect())
+}
+
+/// Logs the end of the reachability search of layer `l` and, if the last partial checkpoint
+/// is five minutes old, writes one (`layers()`: every layer so far, the first `l + 1`
+/// finished).
+fn layer_done<'a>(
     model: &GipfModel,
     run: &ReachRun<'_>,
     (l, set, total): (usize, &KeySet, u64),
     began: std::time::Instant,
     saved: &mut std::time::Instant,
-    lists: impl FnOnce() -> Vec<Vec<u64>>,
+    layers: impl FnOnce() -> Vec<Out<'a>>,
 ) -> Result<(), ReachStop> {
     let idx = &model.layers.index;
     if !set.is_empty() {
@@ -310,30 +278,11 @@ fn layer_done(
         && l + 1 < idx.layer_count()
         && saved.elapsed().as_secs() >= 300
     {
-        save_layers(&d.join("reach-partial.keys"), l + 1, &lists())
+        save_layers(&d.join("reach-partial.keys"), l + 1, &layers())
             .map_err(|e| ReachStop::Io(e.to_string()))?;
         *saved = std::time::Instant::now();
     }
     Ok(())
-}
-
-/// The ranks whose bit is set in `words`, in order.
-fn set_bits(words: &[AtomicU64]) -> Vec<u64> {
-    words
-        .par_iter()
-        .enumerate()
-        .with_min_len(1 << 12)
-        .flat_map_iter(|(i, w)| {
-            let mut w = w.load(Ordering::Relaxed);
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let b = u64::from(w.trailing_zeros());
-                    w &= w - 1;
-                    i as u64 * 64 + b
-                })
-            })
-        })
-        .collect()
 }
 
 /// Sets bit `r` of `bits`; whether it was clear.
@@ -344,11 +293,11 @@ fn set_bit(bits: &[AtomicU64], r: u64) -> bool {
 }
 
 /// [`reach`] with one bit per indexed position of every layer (atomic, so the threads set
-/// them directly).
+/// them directly), each layer swept until no bit is new.
 fn reach_bits(
     model: &GipfModel,
     (l0, r0): (usize, u64),
-    resume: Option<(usize, Vec<Vec<u64>>)>,
+    resume: Option<(usize, Vec<Layer>)>,
     run: &ReachRun<'_>,
 ) -> Result<Vec<KeySet>, ReachStop> {
     let idx = &model.layers.index;
@@ -359,13 +308,20 @@ fn reach_bits(
     let mut bits: Vec<Vec<AtomicU64>> = (0..count).map(|_| Vec::new()).collect();
     let mut done: Vec<KeySet> = Vec::with_capacity(count);
     let start = if let Some((d, layers)) = resume {
-        for (l, ranks) in layers.into_iter().enumerate() {
+        for (l, layer) in layers.into_iter().enumerate() {
             if l < d {
-                done.push(KeySet::from_sorted(ranks));
-            } else {
-                bits[l] = words(l);
-                for r in ranks {
+                done.push(finished(layer));
+                continue;
+            }
+            bits[l] = words(l);
+            match layer {
+                Layer::Ranks(ranks) => ranks.into_iter().for_each(|r| {
                     set_bit(&bits[l], r);
+                }),
+                Layer::Words(w) => {
+                    for (a, w) in bits[l].iter().zip(w) {
+                        a.store(w, Ordering::Relaxed);
+                    }
                 }
             }
         }
@@ -384,52 +340,65 @@ fn reach_bits(
     for l in start..count {
         let (head, rest) = bits.split_at(l + 1);
         let here = &head[l];
-        let mut frontier = set_bits(here);
-        let mut in_layer = frontier.len() as u64;
-        while !frontier.is_empty() {
+        // The bits of `here` whose positions have been expanded.
+        let mut expanded = vec![0u64; here.len()];
+        let mut in_layer = 0u64;
+        loop {
+            let fresh = AtomicU64::new(0);
+            expanded.par_chunks_mut(WORD_CHUNK).enumerate().for_each(|(c, chunk)| {
+                if (run.stopped)() {
+                    return;
+                }
+                let mut n = 0u64;
+                for (j, e) in chunk.iter_mut().enumerate() {
+                    let w = c * WORD_CHUNK + j;
+                    // Expansions may set bits of this very word: look again until none is new.
+                    let mut new = here[w].load(Ordering::Relaxed) & !*e;
+                    while new != 0 {
+                        *e |= new;
+                        n += u64::from(new.count_ones());
+                        while new != 0 {
+                            let r = w as u64 * 64 + u64::from(new.trailing_zeros());
+                            new &= new - 1;
+                            model.children(idx.unrank(l, r), |cl, cr, _| {
+                                let cl = cl as usize;
+                                if cl == l {
+                                    set_bit(here, cr);
+                                } else {
+                                    set_bit(&rest[cl - l - 1], cr);
+                                }
+                            });
+                        }
+                        new = here[w].load(Ordering::Relaxed) & !*e;
+                    }
+                }
+                fresh.fetch_add(n, Ordering::Relaxed);
+            });
+            // A stopped sweep skips chunks: its count means nothing.
             if (run.stopped)() {
                 return Err(ReachStop::Stopped);
             }
-            frontier = frontier
-                .par_chunks(CHUNK)
-                .flat_map_iter(|chunk| {
-                    let mut found = Vec::new();
-                    if (run.stopped)() {
-                        return found;
-                    }
-                    for &r in chunk {
-                        model.children(idx.unrank(l, r), |cl, cr, _| {
-                            let cl = cl as usize;
-                            if cl == l {
-                                if set_bit(here, cr) {
-                                    found.push(cr);
-                                }
-                            } else {
-                                set_bit(&rest[cl - l - 1], cr);
-                            }
-                        });
-                    }
-                    found
-                })
-                .collect();
-            in_layer += frontier.len() as u64;
+            let n = fresh.into_inner();
+            if n == 0 {
+                break;
+            }
+            in_layer += n;
             if total + in_layer > run.cap {
                 return Err(ReachStop::TooMany(total + in_layer));
             }
         }
-        if (run.stopped)() {
-            return Err(ReachStop::Stopped);
-        }
-        let keys = KeySet::from_sorted(set_bits(here));
-        bits[l] = Vec::new();
+        drop(expanded);
+        let layer_words: Vec<u64> =
+            std::mem::take(&mut bits[l]).into_iter().map(AtomicU64::into_inner).collect();
+        let keys = KeySet::from_words(layer_words);
         total += keys.len() as u64;
         done.push(keys);
         let (finished, bits) = (&done, &bits);
         layer_done(model, run, (l, &done[l], total), began, &mut saved, || {
             finished
                 .iter()
-                .map(|k| k.ranks().to_vec())
-                .chain(bits[l + 1..].iter().map(|b| set_bits(b)))
+                .map(Out::Keys)
+                .chain(bits[l + 1..].iter().map(|b| Out::Atomic(b)))
                 .collect()
         })?;
     }
@@ -441,7 +410,7 @@ fn reach_bits(
 fn reach_hash(
     model: &GipfModel,
     (l0, r0): (usize, u64),
-    resume: Option<(usize, Vec<Vec<u64>>)>,
+    resume: Option<(usize, Vec<Layer>)>,
     run: &ReachRun<'_>,
 ) -> Result<Vec<KeySet>, ReachStop> {
     let idx = &model.layers.index;
@@ -449,13 +418,18 @@ fn reach_hash(
     let mut done: Vec<KeySet> = Vec::with_capacity(count);
     let mut open: Vec<RankSet> = vec![RankSet::default(); count];
     let start = if let Some((d, layers)) = resume {
-        for (l, ranks) in layers.into_iter().enumerate() {
+        for (l, layer) in layers.into_iter().enumerate() {
             if l < d {
-                done.push(KeySet::from_sorted(ranks));
-            } else {
-                for r in ranks {
+                done.push(finished(layer));
+                continue;
+            }
+            match layer {
+                Layer::Ranks(ranks) => ranks.into_iter().for_each(|r| {
                     open[l].insert(r);
-                }
+                }),
+                Layer::Words(w) => crate::search::retro::keyset::set_ranks(&w).for_each(|r| {
+                    open[l].insert(r);
+                }),
             }
         }
         d
@@ -524,8 +498,8 @@ fn reach_hash(
         layer_done(model, run, (l, &done[l], total), began, &mut saved, || {
             finished
                 .iter()
-                .map(|k| k.ranks().to_vec())
-                .chain(open[l + 1..].iter().map(|s| s.ranks().collect()))
+                .map(Out::Keys)
+                .chain(open[l + 1..].iter().map(|s| Out::Ranks(s.ranks().collect())))
                 .collect()
         })?;
     }
@@ -561,8 +535,9 @@ impl LayerModel for SparseModel<'_> {
     }
 
     fn scan(&self, layer: usize, start: u64, end: u64, mut f: impl FnMut(u64, IndexedPos)) {
-        for i in start..end {
-            f(i, self.position(layer, i));
+        let ranks = self.sets[layer].iter_from(start as usize);
+        for (i, r) in (start..end).zip(ranks) {
+            f(i, self.model.layers.index.unrank(layer, r));
         }
     }
 
@@ -645,28 +620,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn key_sets_find_their_ranks_and_nothing_else() {
-        for ranks in [
-            vec![],
-            vec![0],
-            vec![5],
-            vec![1, 2, 3, 100, 1 << 40, (1 << 40) + 1, u64::MAX >> 2],
-            (0..5000u64).map(|i| i * i * 7 + (i % 3)).collect::<Vec<_>>(),
-        ] {
-            let set = KeySet::from_sorted(ranks.clone());
-            assert_eq!(set.len(), ranks.len());
-            for (i, &r) in ranks.iter().enumerate() {
-                assert_eq!(set.find(r), Some(i as u32));
-                assert_eq!(set.rank(i), r);
-                if !ranks.contains(&(r + 1)) {
-                    assert_eq!(set.find(r + 1), None);
-                }
-            }
-            assert_eq!(set.find(u64::MAX >> 1), None);
-        }
-    }
-
-    #[test]
     fn rank_sets_keep_each_rank_once() {
         let mut s = RankSet::default();
         for i in 0..10_000u64 {
@@ -714,14 +667,33 @@ mod tests {
         }
     }
 
+    /// Files of both versions round trip, with every form of layer (a set in either form,
+    /// open bits, a list).
     #[test]
     fn layer_files_round_trip() {
         let dir = std::env::temp_dir().join(format!("bitsolve-keys-{}", std::process::id()));
         let path = dir.join("reach.keys");
-        let layers = vec![vec![1, 5, 9], vec![], vec![u64::MAX >> 1]];
+        let dense: Vec<u64> = (0..5000u64).filter(|r| r % 3 != 0).collect();
+        let (a, b) =
+            (KeySet::from_sorted(vec![1, 5, 9, 1 << 40]), KeySet::from_sorted(dense.clone()));
+        let atomic: Vec<AtomicU64> = (0..3).map(|i| AtomicU64::new(i * 5 + 1)).collect();
+        let layers = [Out::Keys(&a), Out::Keys(&b), Out::Atomic(&atomic), Out::Ranks(vec![7, 3])];
         save_layers(&path, 2, &layers).unwrap();
-        assert_eq!(load_layers(&path, 3), Some((2, layers)));
-        assert_eq!(load_layers(&path, 4), None);
+        let (done, back) = load_layers(&path, 4).unwrap();
+        assert_eq!(done, 2);
+        assert_eq!(finished(back[0].clone()), a);
+        assert_eq!(finished(back[1].clone()), b);
+        assert_eq!(back[2], Layer::Words(vec![1, 6, 11]));
+        assert_eq!(back[3], Layer::Ranks(vec![7, 3]));
+        assert_eq!(load_layers(&path, 5), None);
+        // The first version: the magic word, done, count, then each layer's count and ranks.
+        let words = [MAGIC, 1, 2, 2, 4, 8, 0];
+        std::fs::write(&path, words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>())
+            .unwrap();
+        assert_eq!(
+            load_layers(&path, 2),
+            Some((1, vec![Layer::Ranks(vec![4, 8]), Layer::Ranks(vec![])]))
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }
