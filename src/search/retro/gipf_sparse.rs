@@ -198,10 +198,7 @@ fn load_layers(path: &Path, count: usize) -> Option<(usize, Vec<Layer>)> {
 
 /// A finished layer as read from a file.
 fn finished(layer: Layer) -> KeySet {
-    match layer {
-        Layer::Ranks(r) => KeySet::from_sorted(r),
-        Layer::Words(w) => KeySet::from_words(w),
-    }
+    KeySet::from_layer(layer)
 }
 
 /// What one work item of the reachability pass found: ranks in the layer being explored, and

@@ -294,10 +294,15 @@ impl KeySet {
     /// # Errors
     /// Those of `input`, and `InvalidData` for an unknown form.
     pub fn read_from(input: &mut impl Read) -> std::io::Result<KeySet> {
-        Ok(match read_layer(input)? {
+        Ok(KeySet::from_layer(read_layer(input)?))
+    }
+
+    /// The set of a layer read from a file (its ranks sorted).
+    pub fn from_layer(layer: Layer) -> KeySet {
+        match layer {
             Layer::Ranks(r) => KeySet::from_sorted(r),
             Layer::Words(w) => KeySet::from_words(w),
-        })
+        }
     }
 }
 
