@@ -41,11 +41,13 @@
 //!
 //! # Cost
 //!
-//! Memory per reachable position: 2 bytes of cell, and the sets: when at least about one
+//! Memory per reachable position: 2 bytes of cell (with checkpoint files, the solved layers
+//! are mapped from their files, so they live in the page cache, which keeps the layers being
+//! read and may drop the others), and the sets: when at least about one
 //! indexed position in 70 is reachable (on the GIPF variants about one in two is), one bit
 //! per indexed position with its count and select directories (about 0.3 bytes per
 //! reachable position), else 8 bytes of rank and 1 of directory. For the layer being solved,
-//! 1 byte of counter, the distance buckets and 8 bytes per hidden edge. While the
+//! 2 bytes of cell, 1 byte of counter and 8 bytes per hidden edge. While the
 //! reachability pass runs, it holds one bit per indexed position of the layers not finished
 //! and one more per position of the layer it explores (or, when the index's bits would take
 //! more than half the budget, a hash set of 16 to 32 bytes per position). `--tt-mib` is the
@@ -75,7 +77,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::model::LayerModel;
-use super::solve::{Control, EngineError, solve_layer};
+use super::solve::{Control, EngineError, KeptCells, propagate, scan_range};
+use super::store::MappedCells;
 use super::values::{DRAW, LOSS, WIN, cell};
 use crate::game::{Game, Outcome, Player};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
@@ -299,10 +302,45 @@ fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
     std::fs::rename(tmp, path)
 }
 
-fn load_cells(dir: &Path, layer: usize, len: u64) -> Option<Vec<u16>> {
-    let bytes = std::fs::read(dir.join(format!("layer-{layer}.cells"))).ok()?;
-    (bytes.len() as u64 == 2 * len)
-        .then(|| bytes.chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+/// How a solved layer's cells are kept: with a checkpoint directory, written to their file
+/// and mapped from it; else in memory.
+fn keep_cells(dir: Option<&Path>, layer: usize, cells: Vec<u16>) -> Result<KeptCells, Fail> {
+    let Some(d) = dir else {
+        return Ok(Box::new(cells));
+    };
+    let gave_up = |why: String| Fail::Unknown(Unknown::GaveUp(why));
+    save_cells(d, layer, &cells).map_err(|e| gave_up(format!("writing a checkpoint: {e}")))?;
+    let n = cells.len() as u64;
+    drop(cells);
+    load_cells(d, layer, n).ok_or_else(|| gave_up(format!("mapping layer {layer}'s cells")))
+}
+
+/// The cells of a solved layer, mapped from its checkpoint file (`None` if it is missing or
+/// of the wrong length).
+fn load_cells(dir: &Path, layer: usize, len: u64) -> Option<KeptCells> {
+    MappedCells::open(&dir.join(format!("layer-{layer}.cells")), len).ok()
+}
+
+/// The process's memory for the log: peak and current resident memory, the current split
+/// into heap (anonymous) and mapped files (Linux; empty elsewhere).
+fn memory_in_use() -> String {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return String::new();
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0.0, |kib| kib as f64 / (1 << 20) as f64)
+    };
+    format!(
+        ", memory peak {:.2} GiB, now {:.2} GiB (heap {:.2}, files {:.2})",
+        field("VmHWM:"),
+        field("VmRSS:"),
+        field("RssAnon:"),
+        field("RssFile:")
+    )
 }
 
 /// Progress on standard error when `BITSOLVE_RETRO_LOG` is set.
@@ -340,7 +378,7 @@ fn reach_failed(stop: ReachStop, limits: &Limits, budget: u64) -> Fail {
 }
 
 /// The reachable positions of every layer, their cells and what the solve found.
-type Solved = (Vec<KeySet>, Vec<Vec<u16>>, Retro2Info);
+type Solved = (Vec<KeySet>, Vec<KeptCells>, Retro2Info);
 
 /// Solves `root` with `model`: returns the reachable positions of every layer, their solved
 /// cells (by id in the layer's [`KeySet`]) and what it found.
@@ -394,9 +432,12 @@ fn solve_all(
     info.reachable = sets.iter().map(|s| s.len() as u64).sum();
     let keys: u64 = sets.iter().map(KeySet::bytes).sum();
     let largest = sets.iter().map(|s| s.len() as u64).max().unwrap_or(0);
-    // Keys, 2 bytes of cell per position, and for the layer being solved 1 byte of counter
-    // and at most 8 bytes of bucket entries per position.
-    info.estimate = keys + 2 * info.reachable + 9 * largest;
+    // Keys, and for the layer being solved 2 bytes of cell and 1 byte of counter per position
+    // (and 8 bytes per hidden edge, not known before the layer is scanned); without
+    // checkpoint files, 2 bytes of cell per position of every solved layer (with them, the
+    // solved layers are mapped from their files, and the page cache holds them).
+    let kept = if dir.is_some() { 0 } else { 2 * info.reachable };
+    info.estimate = keys + kept + 3 * largest;
     if info.estimate > budget {
         return Err(over(info.estimate));
     }
@@ -412,7 +453,10 @@ fn solve_all(
     ));
     let sparse = SparseModel { model, sets: &sets };
     let layers = idx.layer_count();
-    let mut cells: Vec<Vec<u16>> = vec![Vec::new(); layers];
+    // Solved layers: mapped from their checkpoint files when there are some (the page cache
+    // holds them, and may drop the ones no longer read), else in memory.
+    let mut cells: Vec<KeptCells> =
+        (0..layers).map(|_| Box::new(Vec::new()) as KeptCells).collect();
     let t = Instant::now();
     let mut solved = 0u64;
     for layer in (l0..layers).rev() {
@@ -426,20 +470,22 @@ fn solve_all(
             cells[layer] = c;
             continue;
         }
-        let later: Vec<&[u16]> = cells[layer + 1..].iter().map(Vec::as_slice).collect();
-        let c = solve_layer(&sparse, layer, &later, None, &control).map_err(Fail::Engine)?;
-        if let Some(d) = &dir {
-            save_cells(d, layer, &c).map_err(|e| {
-                Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}")))
-            })?;
-        }
-        cells[layer] = c;
+        let later: Vec<&[u16]> = cells[layer + 1..].iter().map(|c| (**c).as_ref()).collect();
+        let scanned =
+            scan_range(&sparse, layer, 0..n, &later, None, &control).map_err(Fail::Engine)?;
+        let hidden = scanned.hidden.len() as u64;
+        info.hidden = info.hidden.max(hidden);
+        let c = propagate(&sparse, layer, scanned, &control).map_err(Fail::Engine)?;
+        drop(later);
+        cells[layer] = keep_cells(dir.as_deref(), layer, c)?;
         solved += n;
         log(&format!(
-            "retro2: layer {layer} {:?}: {n} reachable solved, done at {:.1} s ({:.0} positions/s)",
+            "retro2: layer {layer} {:?}: {n} reachable solved, {hidden} hidden edges, done at \
+             {:.1} s ({:.0} positions/s){}",
             idx.layer_totals(layer),
             began.elapsed().as_secs_f64(),
-            solved as f64 / t.elapsed().as_secs_f64().max(1e-9)
+            solved as f64 / t.elapsed().as_secs_f64().max(1e-9),
+            memory_in_use()
         ));
     }
     if let Some(d) = &dir
@@ -502,7 +548,7 @@ pub fn solve_gipf_in(
     let cell_of = |g: &Gipf| {
         let (l, r) = idx.rank(g).expect("in the index");
         let i = sets[l].find(r).expect("a child of the root is reachable");
-        cells[l][i as usize]
+        (*cells[l]).as_ref()[i as usize]
     };
     let c0 = cell_of(root);
     log(&format!(

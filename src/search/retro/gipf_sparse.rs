@@ -402,6 +402,9 @@ fn reach_bits(
     Ok(done)
 }
 
+/// Frontier positions whose moves [`reach_hash`] generates at once.
+const HASH_BATCH: usize = 1 << 18;
+
 /// [`reach`] with a hash set of ranks per layer (filled by one thread, the moves generated in
 /// parallel): for indexes too large for [`reach_bits`].
 fn reach_hash(
@@ -441,52 +444,61 @@ fn reach_hash(
     for l in start..count {
         let mut frontier: Vec<u64> = open[l].ranks().collect();
         while !frontier.is_empty() {
-            if (run.stopped)() {
-                return Err(ReachStop::Stopped);
-            }
-            let found: Vec<Found> = frontier
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    let (mut same, mut later) = (Vec::new(), Vec::new());
-                    if (run.stopped)() {
-                        return (same, later);
+            // The frontier's moves in batches, so that the moves found (16 bytes each, tens
+            // per position) stay small beside the sets, and the budget is checked often.
+            let mut next: Vec<u64> = Vec::new();
+            for batch in frontier.chunks(HASH_BATCH) {
+                if (run.stopped)() {
+                    return Err(ReachStop::Stopped);
+                }
+                let found: Vec<Found> = batch
+                    .par_chunks(CHUNK)
+                    .map(|chunk| {
+                        let (mut same, mut later) = (Vec::new(), Vec::new());
+                        if (run.stopped)() {
+                            return (same, later);
+                        }
+                        for &r in chunk {
+                            model.children(idx.unrank(l, r), |cl, cr, _| {
+                                if cl as usize == l {
+                                    same.push(cr);
+                                } else {
+                                    later.push((cl, cr));
+                                }
+                            });
+                        }
+                        (same, later)
+                    })
+                    .collect();
+                if (run.stopped)() {
+                    return Err(ReachStop::Stopped);
+                }
+                for (same, later) in found {
+                    for r in same {
+                        if open[l].insert(r) {
+                            next.push(r);
+                        }
                     }
-                    for &r in chunk {
-                        model.children(idx.unrank(l, r), |cl, cr, _| {
-                            if cl as usize == l {
-                                same.push(cr);
-                            } else {
-                                later.push((cl, cr));
-                            }
-                        });
-                    }
-                    (same, later)
-                })
-                .collect();
-            if (run.stopped)() {
-                return Err(ReachStop::Stopped);
-            }
-            frontier.clear();
-            for (same, later) in found {
-                for r in same {
-                    if open[l].insert(r) {
-                        frontier.push(r);
+                    for (cl, cr) in later {
+                        open[cl as usize].insert(cr);
                     }
                 }
-                for (cl, cr) in later {
-                    open[cl as usize].insert(cr);
+                // The sets, the frontiers, and the growth of the largest open set (its new
+                // table beside the old one while it is rehashed).
+                let largest = open.iter().map(RankSet::bytes).max().unwrap_or(0);
+                let bytes: u64 = done.iter().map(KeySet::bytes).sum::<u64>()
+                    + open.iter().map(RankSet::bytes).sum::<u64>()
+                    + 2 * largest
+                    + (frontier.capacity() + next.capacity()) as u64 * 8;
+                if bytes > run.budget {
+                    return Err(ReachStop::Budget(bytes));
+                }
+                let now = total + open[l..].iter().map(|s| s.len as u64).sum::<u64>();
+                if now > run.cap {
+                    return Err(ReachStop::TooMany(now));
                 }
             }
-            let bytes: u64 = done.iter().map(KeySet::bytes).sum::<u64>()
-                + open.iter().map(RankSet::bytes).sum::<u64>()
-                + frontier.capacity() as u64 * 8;
-            if bytes > run.budget {
-                return Err(ReachStop::Budget(bytes));
-            }
-            let now = total + open[l..].iter().map(|s| s.len as u64).sum::<u64>();
-            if now > run.cap {
-                return Err(ReachStop::TooMany(now));
-            }
+            frontier = next;
         }
         let set = KeySet::from_sorted(std::mem::take(&mut open[l]).into_sorted());
         total += set.len() as u64;

@@ -13,22 +13,21 @@
 //!    counted (a `u8` counter, plus one when a draw rules out a loss). A position without
 //!    moves in the layer is decided at once. Hidden moves inside the layer (those the
 //!    model's un-moves do not find, [`LayerModel::expand`]) are kept as reversed edges.
-//! 2. **Propagate** in order of distance, with buckets of ranks per distance (Dijkstra on
-//!    integer distances). A bucket entry is either *firm* (decided, to propagate) or
-//!    *tentative* (a win candidate from the scan, or a loss waiting for the length of its
-//!    longest move into the next layer; it is decided when its bucket comes unless decided
-//!    before). Deciding a position at distance `d` visits its parents in the layer
-//!    (un-moves, and the reversed hidden edges): a loss makes each undecided parent a win at `d + 1`; a win lowers each
-//!    parent's counter and the parent whose counter reaches 0 is a loss at
-//!    `max(d + 1, its bound)`. Since buckets are taken in increasing order, the first decision
-//!    of a position is its shortest win or its longest loss. Atomic compare-and-swap on the
-//!    16-bit cells makes the first decision the only one.
+//! 2. **Propagate** in order of distance, one parallel sweep of the layer's cells per
+//!    distance `d`. A cell decided at `d` is propagated: its parents in the layer (un-moves,
+//!    and the reversed hidden edges) are visited; a loss makes each undecided parent a win at
+//!    `d + 1`; a win lowers each parent's counter and the parent whose counter reaches 0 is a
+//!    loss at `max(d + 1, its bound)` (it waits, counter 0, until the sweep of its bound). The
+//!    same sweep decides the waiting cells due at `d + 1`: win candidates from the scan (a
+//!    loss in a later layer) and the losses waiting for their bound. Since sweeps go in
+//!    increasing order, the first decision of a position is its shortest win or its longest
+//!    loss. Atomic compare-and-swap on the 16-bit cells makes the first decision the only one.
 //! 3. What is left undecided is a **draw**: neither side can force an end it wins.
 //!
 //! Memory while solving layer `k`: 2 bytes per position of layer `k` and of the later layers
-//! kept ([`LayerModel::reach`] of them), 1 byte of counter per position of `k`, 4 bytes per
-//! bucket entry (at most one firm and one tentative entry per position, far fewer in
-//! practice) and 8 bytes per hidden edge.
+//! kept ([`LayerModel::reach`] of them; they may be memory-mapped files), 1 byte of counter per
+//! position of `k` and 8 bytes per hidden edge. The sweeps cost a read of the layer's cells per
+//! distance, and no memory.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
@@ -42,8 +41,6 @@ use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code, zeroed_h
 const CHUNK: u64 = 1 << 14;
 /// Bucket entries per work item of a propagation step.
 const ENTRY_CHUNK: usize = 1 << 12;
-/// Tag of a tentative bucket entry.
-const TENTATIVE: u32 = 1 << 31;
 /// Largest layer the engine takes (ranks must leave the tag bit free).
 pub const MAX_LAYER: u64 = 1 << 31;
 
@@ -94,29 +91,6 @@ impl Control<'_> {
     }
 }
 
-/// Appends `entry` to the bucket of distance `d`.
-fn push(buckets: &mut Vec<Vec<u32>>, d: usize, entry: u32) {
-    if buckets.len() <= d {
-        buckets.resize_with(d + 1, Vec::new);
-    }
-    buckets[d].push(entry);
-}
-
-/// Moves the buckets of `local` into `global`.
-fn merge(global: &Mutex<Vec<Vec<u32>>>, local: Vec<Vec<u32>>) {
-    let mut g = global.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if g.len() < local.len() {
-        g.resize_with(local.len(), Vec::new);
-    }
-    for (d, mut v) in local.into_iter().enumerate() {
-        if g[d].is_empty() {
-            g[d] = v;
-        } else {
-            g[d].append(&mut v);
-        }
-    }
-}
-
 /// The ranks of shard `shard` of `shards` of a layer of `size` positions: consecutive ranges
 /// of nearly equal length, in order, covering the layer (empty for `shards` 0).
 pub fn shard_range(size: u64, shard: u64, shards: u64) -> std::ops::Range<u64> {
@@ -128,9 +102,9 @@ pub fn shard_range(size: u64, shard: u64, shards: u64) -> std::ops::Range<u64> {
 }
 
 /// A layer, or a range of its ranks, after the scan (phase 1): the cells and counters of
-/// the ranks scanned, and the hidden edges found. The entries of the distance buckets follow
-/// from the cells ([`propagate`]), so scans of consecutive ranges can be done apart (by
-/// several processes) and joined by concatenation.
+/// the ranks scanned, and the hidden edges found. The propagation needs nothing else
+/// ([`propagate`]), so scans of consecutive ranges can be done apart (by several processes)
+/// and joined by concatenation.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scanned {
     /// The cells of the ranks scanned, in order ([`cell`]).
@@ -172,7 +146,8 @@ pub fn scan_range<M: LayerModel>(
     let len = (range.end - range.start.min(range.end)) as usize;
     let mut cells: Vec<u16> = zeroed_huge(len);
     let mut counts: Vec<u8> = zeroed_huge(len);
-    let hidden = Mutex::new(Vec::<(u32, u32)>::new());
+    // The hidden edges of each chunk, joined at their exact size at the end.
+    let hidden = Mutex::new(Vec::<Vec<(u32, u32)>>::new());
     let overflow = AtomicBool::new(false);
     let too_many = AtomicBool::new(false);
     cells
@@ -244,10 +219,8 @@ pub fn scan_range<M: LayerModel>(
                 _ => model.scan(layer, start, end, visit),
             }
             if !local_hidden.is_empty() {
-                hidden
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .append(&mut local_hidden);
+                local_hidden.shrink_to_fit();
+                hidden.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(local_hidden);
             }
             if let Some(p) = control.progress {
                 p(end - start);
@@ -263,28 +236,7 @@ pub fn scan_range<M: LayerModel>(
         return Err(EngineError::TooManyMoves);
     }
     let hidden = hidden.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok(Scanned { cells, counts, hidden })
-}
-
-/// The bucket entries the scanned cells start with: decided wins and losses (firm, at their
-/// distance) and win candidates (tentative, at the distance of the win).
-fn seed_buckets(cells: &[u16]) -> Vec<Vec<u32>> {
-    let buckets = Mutex::new(Vec::<Vec<u32>>::new());
-    cells.par_chunks(CHUNK as usize).enumerate().for_each(|(c, chunk)| {
-        let mut local: Vec<Vec<u32>> = Vec::new();
-        for (j, &x) in chunk.iter().enumerate() {
-            let i = (c * CHUNK as usize + j) as u32;
-            match cell::value(x) {
-                WIN | LOSS => push(&mut local, cell::distance(x) as usize, i),
-                UNKNOWN if x & cell::HAS_WIN != 0 => {
-                    push(&mut local, cell::aux(x) as usize, i | TENTATIVE);
-                }
-                _ => {}
-            }
-        }
-        merge(&buckets, local);
-    });
-    buckets.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)
+    Ok(Scanned { cells, counts, hidden: hidden.concat() })
 }
 
 /// Solves `layer` given the cells of the later layers: `later[j - 1]` holds those of layer
@@ -313,13 +265,18 @@ pub fn solve_layer<M: LayerModel>(
 /// whole layer (one [`Scanned`], or the scans of consecutive ranges joined with
 /// [`Scanned::append`]), then the draws. Returns the cells of the layer.
 ///
+/// The propagation sweeps the layer's cells once per distance `d`, in parallel over chunks:
+/// a cell decided at `d` is propagated to its parents (which decides cells at `d + 1`, or
+/// makes a loss wait for its bound), and a waiting cell whose distance is `d + 1` (a win
+/// candidate, or a loss whose moves inside the layer are all refuted) is decided at `d + 1`.
+/// Both only ever decide at `d + 1`, so one sweep does both, and every cell decided at `d + 1`
+/// is decided before the sweep that propagates it. The sweeps need no memory beyond the cells
+/// and counters; they stop past the largest distance held after the scan once a sweep
+/// decides nothing.
+///
 /// # Errors
 /// See [`EngineError`]; [`EngineError::LayerTooLarge`] also when the scan does not cover the
 /// layer (its length differs from the layer's).
-#[expect(
-    clippy::too_many_lines,
-    reason = "the propagation in its phases: seeds, distance buckets, draws"
-)]
 pub fn propagate<M: LayerModel>(
     model: &M,
     layer: usize,
@@ -332,7 +289,17 @@ pub fn propagate<M: LayerModel>(
         return Err(EngineError::LayerTooLarge(size));
     }
     let Scanned { cells, counts, mut hidden } = scanned;
-    let mut buckets = seed_buckets(&cells);
+    // The largest distance held: decided cells, win candidates and loss bounds.
+    let horizon = cells
+        .par_iter()
+        .with_min_len(CHUNK as usize)
+        .map(|&c| match cell::value(c) {
+            UNKNOWN => cell::aux(c),
+            _ if c == cell::SKIPPED => 0,
+            _ => cell::distance(c),
+        })
+        .max()
+        .unwrap_or(0);
     let cells: Vec<AtomicU16> = cells.into_iter().map(AtomicU16::new).collect();
     let counts: Vec<AtomicU8> = counts.into_iter().map(AtomicU8::new).collect();
     hidden.par_sort_unstable();
@@ -341,14 +308,9 @@ pub fn propagate<M: LayerModel>(
         let from = hidden.partition_point(|&(c, _)| c < i);
         hidden[from..].iter().take_while(move |&&(c, _)| c == i).map(|&(_, p)| p)
     };
-    // 2. Propagate, bucket by bucket.
+    // 2. Propagate, one sweep per distance.
     let mut d = 0usize;
-    while d < buckets.len() {
-        let list = std::mem::take(&mut buckets[d]);
-        if list.is_empty() {
-            d += 1;
-            continue;
-        }
+    loop {
         if control.stopped() {
             return Err(EngineError::Stopped);
         }
@@ -356,33 +318,32 @@ pub fn propagate<M: LayerModel>(
             return Err(EngineError::DistanceOverflow);
         }
         let dist = d as u16;
-        // Tentative entries first: every decision at distance d precedes the propagation
-        // that makes decisions at d + 1.
-        let firm: Vec<u32> = list
-            .par_iter()
-            .with_min_len(ENTRY_CHUNK)
-            .filter_map(|&e| {
-                let i = e & !TENTATIVE;
-                if e & TENTATIVE == 0 {
-                    return Some(i);
-                }
-                let slot = &cells[i as usize];
-                let c = slot.load(Ordering::Relaxed);
-                if cell::value(c) != UNKNOWN {
-                    return None;
-                }
-                let v = if c & cell::HAS_WIN != 0 { WIN } else { LOSS };
-                let now = cell::decided(v, dist);
-                slot.compare_exchange(c, now, Ordering::Relaxed, Ordering::Relaxed).ok().map(|_| i)
-            })
-            .collect();
-        drop(list);
-        let found = Mutex::new(Vec::<Vec<u32>>::new());
-        firm.par_chunks(ENTRY_CHUNK).for_each(|chunk| {
-            let mut local: Vec<Vec<u32>> = Vec::new();
+        let next = dist + 1;
+        let decided_next = AtomicBool::new(false);
+        cells.par_chunks(CHUNK as usize).enumerate().for_each(|(c, chunk)| {
             let mut parents: Vec<u64> = Vec::new();
-            for &i in chunk {
-                let v = cell::value(cells[i as usize].load(Ordering::Relaxed));
+            let mut any = false;
+            for (j, slot) in chunk.iter().enumerate() {
+                let x = slot.load(Ordering::Relaxed);
+                let v = cell::value(x);
+                if v == UNKNOWN {
+                    // A waiting cell whose time has come.
+                    let i = c * CHUNK as usize + j;
+                    let due = cell::aux(x) == next
+                        && (x & cell::HAS_WIN != 0 || counts[i].load(Ordering::Relaxed) == 0);
+                    if due {
+                        let v = if x & cell::HAS_WIN != 0 { WIN } else { LOSS };
+                        let now = cell::decided(v, next);
+                        any |= slot
+                            .compare_exchange(x, now, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok();
+                    }
+                    continue;
+                }
+                if (v != WIN && v != LOSS) || cell::distance(x) != dist {
+                    continue;
+                }
+                let i = (c * CHUNK as usize + j) as u32;
                 let pos = model.position(layer, u64::from(i));
                 parents.clear();
                 model.for_each_layer_parent(pos, |p| parents.push(p));
@@ -395,66 +356,18 @@ pub fn propagate<M: LayerModel>(
                         ^ u32::from(counts[p as usize].load(Ordering::Relaxed))
                 });
                 std::hint::black_box(touched);
-                let mut visit = |p: u64| {
-                    let ps = &cells[p as usize];
-                    let mut c = ps.load(Ordering::Relaxed);
-                    if cell::value(c) != UNKNOWN {
-                        return;
-                    }
-                    if v == LOSS {
-                        let won = cell::decided(WIN, dist + 1);
-                        loop {
-                            match ps.compare_exchange_weak(
-                                c,
-                                won,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            ) {
-                                Ok(_) => {
-                                    push(&mut local, d + 1, p as u32);
-                                    break;
-                                }
-                                Err(now) if cell::value(now) == UNKNOWN => c = now,
-                                Err(_) => break,
-                            }
-                        }
-                    } else if c & cell::HAS_WIN == 0
-                        && counts[p as usize].fetch_sub(1, Ordering::Relaxed) == 1
-                    {
-                        let bound = cell::aux(c) as usize;
-                        if bound <= d + 1 {
-                            let lost = cell::decided(LOSS, dist + 1);
-                            if ps
-                                .compare_exchange(c, lost, Ordering::Relaxed, Ordering::Relaxed)
-                                .is_ok()
-                            {
-                                push(&mut local, d + 1, p as u32);
-                            }
-                        } else {
-                            push(&mut local, bound, p as u32 | TENTATIVE);
-                        }
-                    }
-                };
                 for &p in &parents {
-                    visit(p);
+                    any |= visit_parent(&cells[p as usize], &counts[p as usize], v, next);
                 }
             }
-            merge(&found, local);
+            if any {
+                decided_next.store(true, Ordering::Relaxed);
+            }
         });
-        for (level, mut v) in found
-            .into_inner()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .into_iter()
-            .enumerate()
-        {
-            if !v.is_empty() {
-                if buckets.len() <= level {
-                    buckets.resize_with(level + 1, Vec::new);
-                }
-                buckets[level].append(&mut v);
-            }
-        }
         d += 1;
+        if d > usize::from(horizon) && !decided_next.load(Ordering::Relaxed) {
+            break;
+        }
     }
     // 3. The rest is drawn.
     drop(counts);
@@ -465,6 +378,34 @@ pub fn propagate<M: LayerModel>(
         }
     });
     Ok(cells)
+}
+
+/// A child decided `child` (its value) at `next - 1` seen from its undecided parent (cell
+/// `ps`, counter `count`): a lost child makes the parent a win at `next`; a won child lowers
+/// the counter, and the parent whose counter reaches 0 is a loss at `next`, or waits for its
+/// bound if that is later (a cell whose aux is its bound and counter 0). Returns whether the
+/// parent was decided at `next`.
+fn visit_parent(ps: &AtomicU16, count: &AtomicU8, child: u8, next: u16) -> bool {
+    let mut c = ps.load(Ordering::Relaxed);
+    if cell::value(c) != UNKNOWN {
+        return false;
+    }
+    if child == LOSS {
+        let won = cell::decided(WIN, next);
+        loop {
+            match ps.compare_exchange_weak(c, won, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return true,
+                Err(now) if cell::value(now) == UNKNOWN => c = now,
+                Err(_) => return false,
+            }
+        }
+    }
+    if c & cell::HAS_WIN == 0 && count.fetch_sub(1, Ordering::Relaxed) == 1 && cell::aux(c) <= next
+    {
+        let lost = cell::decided(LOSS, next);
+        return ps.compare_exchange(c, lost, Ordering::Relaxed, Ordering::Relaxed).is_ok();
+    }
+    false
 }
 
 /// The solved cells of a layer as a run keeps them for the layers below: in memory (a
