@@ -6,6 +6,9 @@
 //!   tables against the older scan of the lines through the gained cells;
 //! * `gipf-probe`: df-pn on the S=4 positions of official test 9, with the win probe finding the
 //!   first reply by `Game::first_move` against generating every reply (the default method);
+//! * `gipf-children`: the distinct child states of 2000 S=3 K=3 7+7 positions from random play
+//!   (`Gipf::for_each_child_state`, what the retrograde solver `retro2` generates once per
+//!   position in its reachability pass and again in its scan), asserting their count;
 //! * `gipf-official-9`: the whole of official test 9 (11 `SOLVE_GAME_STATE`) through the
 //!   interpreter's library path, asserting the expected output, with and without the small
 //!   persistent table of the first attempt.
@@ -184,5 +187,48 @@ fn official_9(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, moves, rows, probe, official_9);
+/// 2000 positions of S=3 K=3 7+7 from random play (seeded), 0 to 29 plies from the start.
+fn s3_positions() -> Vec<Gipf> {
+    let start = Gipf::parse_position("3 3 7 7/4 4 W/W_B/____/B___W/____/W_B").expect("valid");
+    let mut rng = bitsolve::zobrist::KeyStream::new(2026);
+    let mut out = Vec::new();
+    while out.len() < 2000 {
+        let mut pos = start.clone();
+        for _ in 0..rng.next_key() % 30 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let mut moves = GipfMoves::new();
+            pos.generate_moves(&mut moves);
+            let mv = moves[(rng.next_key() % moves.len() as u64) as usize];
+            pos.play(mv);
+        }
+        if pos.outcome().is_none() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn children(c: &mut Criterion) {
+    let positions = s3_positions();
+    let count = |ps: &[Gipf]| {
+        let mut n = 0usize;
+        for p in ps {
+            p.for_each_child_state(|st, plain| {
+                n += 1 + usize::from(plain) + st.reserve.first as usize % 2;
+            });
+        }
+        n
+    };
+    let expected = count(&positions);
+    let mut group = c.benchmark_group("gipf-children");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("s3-k3-7+7", |b| {
+        b.iter(|| assert_eq!(count(black_box(&positions)), expected));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, moves, rows, probe, children, official_9);
 criterion_main!(benches);

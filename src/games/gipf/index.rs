@@ -372,6 +372,7 @@ impl Gipf {
         };
         let occupied = self.state.occupied().0;
         let mut empty_entries_done = 0u128;
+        let mut results = Vec::new();
         for push in 0..self.geo.pushes.len() {
             let entry = 1u128 << self.geo.pushes[push].cells[0];
             if entry & occupied == 0 {
@@ -385,7 +386,9 @@ impl Gipf {
                 add(st, true);
                 continue;
             }
-            for st in self.push_results(push) {
+            results.clear();
+            self.resolutions_after_push(st, &mut results);
+            for &st in &results {
                 add(st, false);
             }
         }

@@ -8,11 +8,20 @@ use crate::game::{ByPlayer, Player};
 impl Gipf {
     /// Every maximal run of `colour` of length `>= K` in `state`, lines in geometry order.
     pub fn runs_of(&self, state: &State, colour: Player) -> Vec<Run> {
+        self.runs_on(state, colour, u64::MAX)
+    }
+
+    /// [`Gipf::runs_of`] on the lines whose bit is set in `lines` (bit `i`: line `i` of the
+    /// geometry; lines past the 64th are always looked at).
+    fn runs_on(&self, state: &State, colour: Player, lines: u64) -> Vec<Run> {
         let mine = state.board[colour].0;
         let occupied = state.occupied().0;
         let k = self.k as usize;
         let mut out = Vec::new();
         for (li, line) in self.geo.lines.iter().enumerate() {
+            if li < 64 && lines >> li & 1 == 0 {
+                continue;
+            }
             let cells = &line.cells;
             // A line with fewer than K pieces of the colour has no run (the usual case).
             if cells.len() < k || ((mine & line.mask).count_ones() as usize) < k {
@@ -202,14 +211,41 @@ impl Gipf {
     /// Every result of resolving the rows of `st` (mover's colour first), in branch order,
     /// duplicates included.
     pub fn resolutions(&self, st: State, out: &mut Vec<State>) {
-        self.resolve_from(st, 0, out);
+        self.resolve_from(st, 0, out, u64::MAX);
     }
 
-    fn resolve_from(&self, mut st: State, step: usize, out: &mut Vec<State>) {
+    /// [`Gipf::resolutions`] of the raw result `st` of a push on this position
+    /// ([`Gipf::push_raw`]), looking for rows only on the lines through the cells the push
+    /// gave a new piece: a legal position has no row and removals make none, so every row
+    /// of `st` and of what its removals leave lies on such a line.
+    pub(super) fn resolutions_after_push(&self, st: State, out: &mut Vec<State>) {
+        let gained = (st.board.first.0 & !self.state.board.first.0)
+            | (st.board.second.0 & !self.state.board.second.0);
+        self.resolve_from(st, 0, out, self.lines_through(gained));
+    }
+
+    /// The lines (bit `i`: line `i` of the geometry) through any cell of `cells`; every line
+    /// when the geometry has more than 64.
+    fn lines_through(&self, mut cells: u128) -> u64 {
+        if self.geo.lines.len() > 64 {
+            return u64::MAX;
+        }
+        let mut lines = 0u64;
+        while cells != 0 {
+            let c = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            for &l in &self.geo.lines_of_cell[c] {
+                lines |= 1 << l;
+            }
+        }
+        lines
+    }
+
+    fn resolve_from(&self, mut st: State, step: usize, out: &mut Vec<State>, lines: u64) {
         let mover = self.to_move;
         for step in step..2 {
             let colour = if step == 0 { mover } else { !mover };
-            let runs = self.runs_of(&st, colour);
+            let runs = self.runs_on(&st, colour, lines);
             if runs.is_empty() {
                 continue;
             }
@@ -225,7 +261,7 @@ impl Gipf {
                 if crosses {
                     let mut next = st;
                     Self::remove_run(&mut next, r);
-                    self.resolve_from(next, step, out);
+                    self.resolve_from(next, step, out, lines);
                 }
             }
             return;

@@ -377,6 +377,23 @@ fn reach_failed(stop: ReachStop, limits: &Limits, budget: u64) -> Fail {
     }
 }
 
+/// The log line of the reachability pass (or of the table read instead) that took `secs`.
+fn log_reach(info: &Retro2Info, keys: u64, secs: f64) {
+    let found = if info.reused {
+        format!("read from the table in {secs:.1} s")
+    } else {
+        format!("found in {secs:.1} s ({:.0} positions/s)", info.reachable as f64 / secs.max(1e-9))
+    };
+    log(&format!(
+        "retro2: {} indexed, {} reachable {found}, keys {:.2} bytes per position, estimate {} \
+         MiB",
+        info.indexed,
+        info.reachable,
+        keys as f64 / info.reachable.max(1) as f64,
+        info.estimate >> 20
+    ));
+}
+
 /// The reachable positions of every layer, their cells and what the solve found.
 type Solved = (Vec<KeySet>, Vec<KeptCells>, Retro2Info);
 
@@ -441,16 +458,7 @@ fn solve_all(
     if info.estimate > budget {
         return Err(over(info.estimate));
     }
-    log(&format!(
-        "retro2: {} indexed, {} reachable in {:.1} s ({:.0} positions/s), keys {:.2} bytes per \
-         position, estimate {} MiB",
-        info.indexed,
-        info.reachable,
-        t.elapsed().as_secs_f64(),
-        info.reachable as f64 / t.elapsed().as_secs_f64().max(1e-9),
-        keys as f64 / info.reachable.max(1) as f64,
-        info.estimate >> 20
-    ));
+    log_reach(&info, keys, t.elapsed().as_secs_f64());
     let sparse = SparseModel { model, sets: &sets };
     let layers = idx.layer_count();
     // Solved layers: mapped from their checkpoint files when there are some (the page cache
