@@ -481,7 +481,7 @@ fn solve_all(
         let later: Vec<&[u16]> = cells[layer + 1..].iter().map(|c| (**c).as_ref()).collect();
         let scanned =
             scan_range(&sparse, layer, 0..n, &later, None, &control).map_err(Fail::Engine)?;
-        let hidden = scanned.hidden.len() as u64;
+        let hidden: u64 = scanned.hidden.iter().map(|h| h.len() as u64).sum();
         info.hidden = info.hidden.max(hidden);
         let c = propagate(&sparse, layer, scanned, &control).map_err(Fail::Engine)?;
         drop(later);

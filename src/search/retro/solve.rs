@@ -112,8 +112,9 @@ pub struct Scanned {
     /// Per rank: the moves inside the layer not yet known to be wins for the opponent (plus
     /// one when a draw in a later layer rules out a loss); 0 for decided cells.
     pub counts: Vec<u8>,
-    /// Hidden edges found, reversed: (child, parent), ranks in the layer.
-    pub hidden: Vec<(u32, u32)>,
+    /// Hidden edges found, reversed: (child, parent), ranks in the layer, in parts (one per
+    /// thread of the scan, none empty), so that they are never copied into one list.
+    pub hidden: Vec<Vec<(u32, u32)>>,
 }
 
 impl Scanned {
@@ -122,6 +123,39 @@ impl Scanned {
         self.cells.append(&mut next.cells);
         self.counts.append(&mut next.counts);
         self.hidden.append(&mut next.hidden);
+    }
+}
+
+/// Lists filled by the threads of a parallel loop, one per thread: a list grows in place (a
+/// large block is remapped, not copied), and the lists are never joined.
+struct PerThread<T>(Vec<Mutex<Vec<T>>>);
+
+impl<T: Copy> PerThread<T> {
+    fn new() -> Self {
+        PerThread(
+            (0..rayon::current_num_threads().max(1)).map(|_| Mutex::new(Vec::new())).collect(),
+        )
+    }
+
+    /// Appends `items` to the list of the calling thread.
+    fn extend(&self, items: &[T]) {
+        if items.is_empty() {
+            return;
+        }
+        let t = rayon::current_thread_index().unwrap_or(0) % self.0.len();
+        self.0[t]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend_from_slice(items);
+    }
+
+    /// The lists that are not empty.
+    fn into_parts(self) -> Vec<Vec<T>> {
+        self.0
+            .into_iter()
+            .map(|h| h.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+            .filter(|h| !h.is_empty())
+            .collect()
     }
 }
 
@@ -146,8 +180,7 @@ pub fn scan_range<M: LayerModel>(
     let len = (range.end - range.start.min(range.end)) as usize;
     let mut cells: Vec<u16> = zeroed_huge(len);
     let mut counts: Vec<u8> = zeroed_huge(len);
-    // The hidden edges of each chunk, joined at their exact size at the end.
-    let hidden = Mutex::new(Vec::<Vec<(u32, u32)>>::new());
+    let hidden = PerThread::new();
     let overflow = AtomicBool::new(false);
     let too_many = AtomicBool::new(false);
     cells
@@ -218,10 +251,7 @@ pub fn scan_range<M: LayerModel>(
                 }
                 _ => model.scan(layer, start, end, visit),
             }
-            if !local_hidden.is_empty() {
-                local_hidden.shrink_to_fit();
-                hidden.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(local_hidden);
-            }
+            hidden.extend(&local_hidden);
             if let Some(p) = control.progress {
                 p(end - start);
             }
@@ -235,8 +265,7 @@ pub fn scan_range<M: LayerModel>(
     if too_many.load(Ordering::Relaxed) {
         return Err(EngineError::TooManyMoves);
     }
-    let hidden = hidden.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok(Scanned { cells, counts, hidden: hidden.concat() })
+    Ok(Scanned { cells, counts, hidden: hidden.into_parts() })
 }
 
 /// Solves `layer` given the cells of the later layers: `later[j - 1]` holds those of layer
@@ -302,11 +331,15 @@ pub fn propagate<M: LayerModel>(
         .unwrap_or(0);
     let cells: Vec<AtomicU16> = cells.into_iter().map(AtomicU16::new).collect();
     let counts: Vec<AtomicU8> = counts.into_iter().map(AtomicU8::new).collect();
-    hidden.par_sort_unstable();
+    for part in &mut hidden {
+        part.par_sort_unstable();
+    }
     // The parents of `i` along hidden edges.
     let hidden_parents = |i: u32| {
-        let from = hidden.partition_point(|&(c, _)| c < i);
-        hidden[from..].iter().take_while(move |&&(c, _)| c == i).map(|&(_, p)| p)
+        hidden.iter().flat_map(move |part| {
+            let from = part.partition_point(|&(c, _)| c < i);
+            part[from..].iter().take_while(move |&&(c, _)| c == i).map(|&(_, p)| p)
+        })
     };
     // 2. Propagate, one sweep per distance.
     let mut d = 0usize;
