@@ -5,7 +5,9 @@ use bitsolve::game::Outcome;
 use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::RetroSolver;
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
-use bitsolve::search::retro::solve::{Control, Tally, reachable, solve_in_memory, solve_layers};
+use bitsolve::search::retro::solve::{
+    Control, Propagation, Tally, reachable, solve_in_memory, solve_layers,
+};
 use bitsolve::search::retro::values::{DRAW, LOSS, WIN, cell};
 use bitsolve::unmove::LayeredIndex;
 use bitsolve::{Ataxx, Limits, Player, Solver};
@@ -242,4 +244,23 @@ fn reachable_only<M: LayerModel>(model: &M, start: &Ataxx<false>) {
     )
     .unwrap();
     assert!(kept > 1000);
+}
+
+/// The two ways of propagating inside a layer (buckets of ranks per distance, sweeps of the
+/// layer per distance) give the same cells, value and distance, on every position of whole
+/// boards of both rule sets.
+#[test]
+fn buckets_and_sweeps_give_the_same_cells() {
+    fn both<const P: bool>(start: &Ataxx<P>) {
+        let index = AtaxxIndex::<P>::for_position(start);
+        let buckets = solve_in_memory(&AtaxxModel::new(index.clone())).unwrap();
+        let sweeps =
+            solve_in_memory(&AtaxxModel::new(index).with_propagation(Propagation::Sweeps)).unwrap();
+        assert_eq!(buckets, sweeps);
+        assert!(buckets.iter().flatten().any(|&c| cell::distance(c) > 5), "long distances");
+    }
+    for (rows, cols) in [(3, 3), (2, 5), (3, 4)] {
+        both(&Ataxx::<false>::start(rows, cols));
+        both(&Ataxx::<true>::start(rows, cols));
+    }
 }

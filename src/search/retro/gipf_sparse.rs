@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use crate::search::retro::solve::Propagation;
+
 use super::GipfModel;
 use crate::game::Outcome;
 use crate::games::gipf::index::IndexedPos;
@@ -534,6 +536,13 @@ impl SparseModel<'_> {
 
 impl LayerModel for SparseModel<'_> {
     type Pos = IndexedPos;
+
+    /// Sweeps: the largest layers of the S=3 variants hold hundreds of millions of
+    /// positions, where buckets would add about 5.5 bytes per position (measured on 5+5:
+    /// peak 1.49 GiB with buckets, 1.00 GiB with sweeps, the same cells).
+    fn propagation(&self) -> Propagation {
+        Propagation::Sweeps
+    }
 
     fn layers(&self) -> usize {
         self.sets.len()

@@ -12,6 +12,7 @@
 //! *hidden* ([`LayerModel::expand`]); the engine keeps those edges reversed in a list (8 bytes
 //! per hidden edge) and treats them as un-moves.
 
+use super::solve::Propagation;
 use crate::game::Outcome;
 use crate::games::ataxx::index::AtaxxIndex;
 use crate::games::ataxx::unmove;
@@ -56,6 +57,13 @@ pub trait LayerModel: Sync {
         false
     }
 
+    /// How the engine finds the cells of each distance while it propagates inside a layer.
+    /// Default: buckets (faster when a layer holds many distances); models whose layers
+    /// are too large for 4 bytes per bucket entry pick sweeps.
+    fn propagation(&self) -> Propagation {
+        Propagation::Buckets
+    }
+
     /// How many layers ahead a move can lead (1: only into the next layer).
     fn reach(&self) -> usize {
         1
@@ -89,12 +97,20 @@ pub trait LayerModel: Sync {
 #[derive(Clone, Debug)]
 pub struct AtaxxModel<const POLISH: bool> {
     index: AtaxxIndex<POLISH>,
+    propagation: Propagation,
 }
 
 impl<const POLISH: bool> AtaxxModel<POLISH> {
     /// The model of the board of `index`.
     pub fn new(index: AtaxxIndex<POLISH>) -> Self {
-        AtaxxModel { index }
+        AtaxxModel { index, propagation: Propagation::Buckets }
+    }
+
+    /// The same model with the propagation `propagation` (buckets by default, the faster on
+    /// Ataxx; sweeps to check one against the other).
+    #[must_use]
+    pub fn with_propagation(self, propagation: Propagation) -> Self {
+        AtaxxModel { propagation, ..self }
     }
 
     /// The index.
@@ -106,6 +122,10 @@ impl<const POLISH: bool> AtaxxModel<POLISH> {
 impl<const POLISH: bool> LayerModel for AtaxxModel<POLISH> {
     /// The mover's stones and the opponent's.
     type Pos = (u64, u64);
+
+    fn propagation(&self) -> Propagation {
+        self.propagation
+    }
 
     fn layers(&self) -> usize {
         self.index.squares() as usize + 1
