@@ -685,6 +685,27 @@ mod tests {
         }
     }
 
+    /// The hash pass stops at its budget with what it needed, between batches of moves
+    /// (S=3 K=3 5+5 has 226,789,246 reachable positions; 4 MiB holds a small part of them).
+    #[test]
+    fn the_hash_pass_stops_at_its_budget() {
+        use crate::Notation;
+        use crate::games::gipf::Gipf;
+        let root = Gipf::parse_position("3 3 5 5/2 2 W/W_B/____/B___W/____/W_B").unwrap();
+        let model = GipfModel::new(&root).unwrap();
+        let (l0, r0) = crate::unmove::LayeredIndex::rank(&model.layers, &root).unwrap();
+        let (stopped, log) = (|| false, |_: &str| {});
+        let budget = 4 << 20;
+        let run =
+            ReachRun { cap: u64::MAX, budget, stopped: &stopped, log: &log, checkpoint: None };
+        match reach_hash(&model, (l0, r0), None, &run) {
+            Err(ReachStop::Budget(bytes)) => assert!(bytes > budget && bytes < 16 * budget),
+            other => {
+                panic!("expected the budget to stop the pass, got {:?}", other.map(|s| s.len()))
+            }
+        }
+    }
+
     /// Files of both versions round trip, with every form of layer (a set in either form,
     /// open bits, a list).
     #[test]
