@@ -289,3 +289,45 @@ fn checkpoints_resume_and_answer_the_colour_twin() {
     assert!(!info.reused);
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+/// Layers scanned in ranges with their hidden edges spilled to a file and grouped by child
+/// give the same cells, byte for byte, as layers scanned whole with the edges in memory.
+#[test]
+fn spilled_hidden_edges_give_the_same_cells() {
+    use bitsolve::search::retro::gipf::{Spilling, solve_gipf_spilling};
+    let base = std::env::temp_dir().join(format!("bitsolve-retro2-spill-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let (whole, spilled) = (base.join("whole"), base.join("spilled"));
+    let small = Spilling { from: 50, range: 37 };
+    for text in [
+        "2 2 9 9/6 6 W/WB/B_W/WB",
+        "2 2 8 9/5 6 B/WB/B_W/WB",
+        "3 4 5 5/2 2 W/W_B/____/B___W/____/W_B",
+    ] {
+        let root = Gipf::parse_position(text).unwrap();
+        let limits = Limits::none();
+        let (a, ia) = solve_gipf_spilling(&root, &limits, 1 << 12, Some(&whole), Spilling::DEFAULT);
+        let (b, ib) = solve_gipf_spilling(&root, &limits, 1 << 12, Some(&spilled), small);
+        assert_eq!((a.value(), a.stats.nodes), (b.value(), b.stats.nodes), "{text}");
+        assert_eq!(ia.hidden, ib.hidden, "{text}");
+        assert!(ia.hidden > 0 && ia.reachable > 1000, "{text}: {ia:?}");
+    }
+    let mut compared = 0;
+    for d in std::fs::read_dir(&whole).unwrap() {
+        let d = d.unwrap().path();
+        let other = spilled.join(d.file_name().unwrap());
+        for f in std::fs::read_dir(&d).unwrap() {
+            let f = f.unwrap().path();
+            let name = f.file_name().unwrap().to_owned();
+            assert!(!name.to_str().unwrap().ends_with(".hidden"), "spill files are removed");
+            if f.extension().is_some_and(|e| e == "cells") {
+                let (x, y) =
+                    (std::fs::read(&f).unwrap(), std::fs::read(other.join(&name)).unwrap());
+                assert_eq!(x, y, "{}", f.display());
+                compared += usize::from(x.len() > 100);
+            }
+        }
+    }
+    assert!(compared >= 6, "{compared} layers compared");
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -77,9 +77,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::hidden::{Hidden, Spill};
 use super::model::LayerModel;
-use super::solve::{Control, EngineError, KeptCells, propagate, scan_range};
+use super::solve::{Control, EngineError, KeptCells, propagate, propagate_with, scan_range};
 use super::store::MappedCells;
+use super::values::zeroed_huge;
 use super::values::{DRAW, LOSS, WIN, cell};
 use crate::game::{Game, Outcome, Player};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
@@ -303,6 +305,59 @@ fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
     std::fs::rename(tmp, path)
 }
 
+/// When a layer's hidden edges are spilled: with a checkpoint directory, a layer of more than
+/// `from` positions is scanned in ranges of `range` positions, its hidden edges written to a
+/// file and then grouped by child ([`Hidden::Grouped`]: 4 bytes per edge instead of 8, and
+/// the pairs never all in memory at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spilling {
+    /// Layers of more positions than this are spilled.
+    pub from: u64,
+    /// Positions per range scanned.
+    pub range: u64,
+}
+
+impl Spilling {
+    /// The default: layers of more than 2^26 positions, in ranges of 2^25.
+    pub const DEFAULT: Spilling = Spilling { from: 1 << 26, range: 1 << 25 };
+}
+
+/// Solves `layer` (of `n` reachable positions) scanning it range by range, its hidden edges
+/// spilled to `dir/layer-<layer>.hidden` and grouped; returns its cells and the number of
+/// hidden edges.
+fn solve_spilled(
+    model: &SparseModel<'_>,
+    (layer, n, range): (usize, u64, u64),
+    later: &[&[u16]],
+    dir: &Path,
+    control: &Control<'_>,
+) -> Result<(Vec<u16>, u64), Fail> {
+    let gave_up = |why: String| Fail::Unknown(Unknown::GaveUp(why));
+    let path = dir.join(format!("layer-{layer}.hidden"));
+    let mut spill =
+        Spill::create(&path).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
+    let mut cells: Vec<u16> = zeroed_huge(n as usize);
+    let mut counts: Vec<u8> = zeroed_huge(n as usize);
+    let mut start = 0;
+    while start < n {
+        let end = (start + range.max(1)).min(n);
+        let part =
+            scan_range(model, layer, start..end, later, None, control).map_err(Fail::Engine)?;
+        let at = start as usize..end as usize;
+        cells[at.clone()].copy_from_slice(&part.cells);
+        counts[at].copy_from_slice(&part.counts);
+        for edges in &part.hidden {
+            spill.write(edges).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
+        }
+        start = end;
+    }
+    let hidden = spill.len();
+    let grouped = spill.group(n).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
+    let c = propagate_with(model, layer, (cells, counts, Hidden::Grouped(grouped)), control)
+        .map_err(Fail::Engine)?;
+    Ok((c, hidden))
+}
+
 /// How a solved layer's cells are kept: with a checkpoint directory, written to their file
 /// and mapped from it; else in memory.
 fn keep_cells(dir: Option<&Path>, layer: usize, cells: Vec<u16>) -> Result<KeptCells, Fail> {
@@ -406,7 +461,7 @@ type Solved = (Vec<KeySet>, Vec<KeptCells>, Retro2Info);
 fn solve_all(
     model: &GipfModel,
     root: &Gipf,
-    (budget, checkpoint): (u64, Option<&Path>),
+    (budget, checkpoint, spilling): (u64, Option<&Path>, Spilling),
     limits: &Limits,
     began: Instant,
 ) -> Result<Solved, Fail> {
@@ -480,11 +535,18 @@ fn solve_all(
             continue;
         }
         let later: Vec<&[u16]> = cells[layer + 1..].iter().map(|c| (**c).as_ref()).collect();
-        let scanned =
-            scan_range(&sparse, layer, 0..n, &later, None, &control).map_err(Fail::Engine)?;
-        let hidden: u64 = scanned.hidden.iter().map(|h| h.len() as u64).sum();
+        let (c, hidden) = match dir.as_deref() {
+            Some(d) if n > spilling.from => {
+                solve_spilled(&sparse, (layer, n, spilling.range), &later, d, &control)?
+            }
+            _ => {
+                let scanned = scan_range(&sparse, layer, 0..n, &later, None, &control)
+                    .map_err(Fail::Engine)?;
+                let hidden: u64 = scanned.hidden.iter().map(|h| h.len() as u64).sum();
+                (propagate(&sparse, layer, scanned, &control).map_err(Fail::Engine)?, hidden)
+            }
+        };
         info.hidden = info.hidden.max(hidden);
-        let c = propagate(&sparse, layer, scanned, &control).map_err(Fail::Engine)?;
         drop(later);
         cells[layer] = keep_cells(dir.as_deref(), layer, c)?;
         solved += n;
@@ -528,9 +590,22 @@ pub fn solve_gipf_in(
     budget_mib: usize,
     checkpoint: Option<&Path>,
 ) -> (Report<GipfMove>, Retro2Info) {
+    solve_gipf_spilling(root, limits, budget_mib, checkpoint, Spilling::DEFAULT)
+}
+
+/// [`solve_gipf_in`] with the layers spilled as `spilling` says (tests spill small layers).
+#[doc(hidden)]
+pub fn solve_gipf_spilling(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+    checkpoint: Option<&Path>,
+    spilling: Spilling,
+) -> (Report<GipfMove>, Retro2Info) {
     let [_, _, gw, gb] = root.params();
     if gw > gb {
-        return solve_gipf_in(&root.colour_swapped(), limits, budget_mib, checkpoint);
+        let swapped = root.colour_swapped();
+        return solve_gipf_spilling(&swapped, limits, budget_mib, checkpoint, spilling);
     }
     let began = Instant::now();
     let unknown = |why: Unknown, nodes: u64| {
@@ -543,7 +618,8 @@ pub fn solve_gipf_in(
         return (unknown(why, 0), Retro2Info::default());
     };
     let budget = (budget_mib as u64) << 20;
-    let (sets, cells, info) = match solve_all(&model, root, (budget, checkpoint), limits, began) {
+    let run = (budget, checkpoint, spilling);
+    let (sets, cells, info) = match solve_all(&model, root, run, limits, began) {
         Ok(x) => x,
         Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
         Err(Fail::Engine(EngineError::Stopped)) => {

@@ -52,6 +52,7 @@
 //! ignored.
 
 pub mod gipf;
+pub mod hidden;
 pub mod keyset;
 pub mod model;
 pub mod solve;

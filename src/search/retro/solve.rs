@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
 
 use rayon::prelude::*;
 
+use super::hidden::Hidden;
 use super::model::LayerModel;
 use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code, zeroed_huge};
 
@@ -373,7 +374,25 @@ pub fn propagate<M: LayerModel>(
     {
         return Err(EngineError::LayerTooLarge(size));
     }
-    let Scanned { cells, counts, mut hidden } = scanned;
+    let Scanned { cells, counts, hidden } = scanned;
+    propagate_with(model, layer, (cells, counts, Hidden::from_parts(hidden)), control)
+}
+
+/// [`propagate`] from the cells and counters of the scan of the whole layer and its hidden
+/// edges in either form ([`Hidden`]).
+///
+/// # Errors
+/// As [`propagate`].
+pub fn propagate_with<M: LayerModel>(
+    model: &M,
+    layer: usize,
+    (cells, counts, hidden): (Vec<u16>, Vec<u8>, Hidden),
+    control: &Control<'_>,
+) -> Result<Vec<u16>, EngineError> {
+    let size = model.layer_size(layer);
+    if size > MAX_LAYER || cells.len() as u64 != size || counts.len() as u64 != size {
+        return Err(EngineError::LayerTooLarge(size));
+    }
     let sweeps = model.propagation() == Propagation::Sweeps;
     let buckets = if sweeps { Vec::new() } else { seed_buckets(&cells) };
     // The first sweep: the smallest distance of a decided cell or of a waiting one's due.
@@ -389,9 +408,6 @@ pub fn propagate<M: LayerModel>(
     };
     let cells: Vec<AtomicU16> = cells.into_iter().map(AtomicU16::new).collect();
     let counts: Vec<AtomicU8> = counts.into_iter().map(AtomicU8::new).collect();
-    for part in &mut hidden {
-        part.par_sort_unstable();
-    }
     let open = Open { model, layer, cells: &cells, counts: &counts, hidden: &hidden };
     if sweeps {
         open.sweep_all(first, control)?;
@@ -416,7 +432,7 @@ struct Open<'a, M> {
     layer: usize,
     cells: &'a [AtomicU16],
     counts: &'a [AtomicU8],
-    hidden: &'a [Vec<(u32, u32)>],
+    hidden: &'a Hidden,
 }
 
 impl<M: LayerModel> Open<'_, M> {
@@ -433,12 +449,7 @@ impl<M: LayerModel> Open<'_, M> {
         let pos = self.model.position(self.layer, u64::from(i));
         parents.clear();
         self.model.for_each_layer_parent(pos, |p| parents.push(p));
-        for part in self.hidden {
-            let from = part.partition_point(|&(c, _)| c < i);
-            parents.extend(
-                part[from..].iter().take_while(|&&(c, _)| c == i).map(|&(_, p)| u64::from(p)),
-            );
-        }
+        self.hidden.extend_parents(i, parents);
         // Every parent's cell and counter read first: independent plain loads overlap their
         // cache misses, which the atomic updates below (one after the other) would not.
         let touched = parents.iter().fold(0u32, |t, &p| {
