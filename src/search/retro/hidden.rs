@@ -9,11 +9,13 @@
 //!   of count per position and a 64-bit base per 16 positions (1.5 bytes per position). It is
 //!   built from a [`Spill`] file, so that the pairs never sit in memory all at once: on the
 //!   largest GIPF layers there are 1 to 2 hidden edges per position, and at 8 bytes each they
-//!   were the largest part of the memory.
+//!   were the largest part of the memory. The few children with 255 parents or more (some
+//!   GIPF positions of S=3 K=3 5+5 have more than 255) keep theirs in a sorted list of pairs.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU32, Ordering};
 
 use rayon::prelude::*;
@@ -24,6 +26,15 @@ use super::values::zeroed_huge;
 const GROUP: usize = 16;
 /// Bytes of the spill file read at a time.
 const READ: usize = 1 << 26;
+/// The count of a heavy child (255 parents or more): its parents are in [`Grouped`]'s list of
+/// pairs, none in its groups.
+const HEAVY: u8 = u8::MAX;
+
+/// A child's parents in its group: none for a heavy child.
+#[inline]
+fn light(count: u8) -> usize {
+    if count == HEAVY { 0 } else { usize::from(count) }
+}
 
 /// The hidden edges of a layer, reversed, in one of two forms (see the module).
 #[derive(Debug)]
@@ -47,7 +58,7 @@ impl Hidden {
     pub fn len(&self) -> u64 {
         match self {
             Hidden::Sorted(parts) => parts.iter().map(|p| p.len() as u64).sum(),
-            Hidden::Grouped(g) => g.parents.len() as u64,
+            Hidden::Grouped(g) => g.len(),
         }
     }
 
@@ -71,37 +82,60 @@ impl Hidden {
                     );
                 }
             }
-            Hidden::Grouped(g) => out.extend(g.parents_of(child).iter().map(|&p| u64::from(p))),
+            Hidden::Grouped(g) => g.extend_parents(child, out),
         }
     }
 }
 
 /// Parents grouped by child: the parents of child `i` are `parents[start(i)..][..counts[i]]`,
-/// `start(i)` being the base of its group of 16 plus the counts before it in the group.
+/// `start(i)` being the base of its group of 16 plus the counts before it in the group; a heavy
+/// child (count [`HEAVY`]) has its parents in `heavy`, sorted `(child, parent)` pairs.
 #[derive(Debug)]
 pub struct Grouped {
     counts: Vec<u8>,
     bases: Vec<u64>,
     parents: Vec<u32>,
+    heavy: Vec<(u32, u32)>,
 }
 
 impl Grouped {
     #[inline]
     fn start(&self, i: usize) -> usize {
         let g = i / GROUP;
-        let within: usize = self.counts[g * GROUP..i].iter().map(|&c| usize::from(c)).sum();
+        let within: usize = self.counts[g * GROUP..i].iter().map(|&c| light(c)).sum();
         self.bases[g] as usize + within
     }
 
-    /// The parents of `child`.
+    /// Appends the parents of `child` to `out`.
     #[inline]
-    pub fn parents_of(&self, child: u32) -> &[u32] {
+    pub fn extend_parents(&self, child: u32, out: &mut Vec<u64>) {
         let i = child as usize;
-        if i >= self.counts.len() {
-            return &[];
+        match self.counts.get(i) {
+            None | Some(0) => {}
+            Some(&HEAVY) => {
+                let from = self.heavy.partition_point(|&(c, _)| c < child);
+                out.extend(
+                    self.heavy[from..]
+                        .iter()
+                        .take_while(|&&(c, _)| c == child)
+                        .map(|&(_, p)| u64::from(p)),
+                );
+            }
+            Some(&n) => {
+                let s = self.start(i);
+                out.extend(self.parents[s..s + usize::from(n)].iter().map(|&p| u64::from(p)));
+            }
         }
-        let s = self.start(i);
-        &self.parents[s..s + usize::from(self.counts[i])]
+    }
+
+    /// Number of edges.
+    pub fn len(&self) -> u64 {
+        (self.parents.len() + self.heavy.len()) as u64
+    }
+
+    /// Whether there is no edge.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -110,8 +144,6 @@ impl Grouped {
 pub enum SpillError {
     /// Reading or writing the file failed.
     Io(io::Error),
-    /// A position has more than 255 hidden parents (the counts are bytes).
-    TooManyParents,
     /// An edge names a position outside the layer.
     OutOfRange,
 }
@@ -126,7 +158,6 @@ impl std::fmt::Display for SpillError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             SpillError::Io(e) => write!(f, "hidden edges file: {e}"),
-            SpillError::TooManyParents => write!(f, "a position has more than 255 hidden parents"),
             SpillError::OutOfRange => write!(f, "a hidden edge lies outside its layer"),
         }
     }
@@ -207,7 +238,7 @@ impl Spill {
     }
 
     /// The edges grouped by child for a layer of `size` positions (two parallel passes over
-    /// the file: counts, then placement); the file is removed.
+    /// the file: counts, then placement; a count stops at [`HEAVY`]); the file is removed.
     ///
     /// # Errors
     /// See [`SpillError`].
@@ -226,9 +257,10 @@ impl Spill {
             block.par_chunks(8).try_for_each(|b| {
                 let (c, _) = edge(b);
                 let slot = counts.get(c).ok_or(SpillError::OutOfRange)?;
-                if slot.fetch_add(1, Ordering::Relaxed) == u8::MAX {
-                    return Err(SpillError::TooManyParents);
-                }
+                // Saturating: a failed update is a count already at HEAVY.
+                let _ = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                    (n < HEAVY).then_some(n + 1)
+                });
                 Ok(())
             })
         })?;
@@ -237,16 +269,24 @@ impl Spill {
         let mut total = 0u64;
         for group in counts.chunks(GROUP) {
             bases.push(total);
-            total += group.iter().map(|&c| u64::from(c)).sum::<u64>();
+            total += group.iter().map(|&c| light(c) as u64).sum::<u64>();
         }
-        debug_assert_eq!(total, edges);
-        // 2. Placement: each child's parents in the order the threads reach them.
+        // 2. Placement: each child's parents in the order the threads reach them; a heavy
+        // child's pairs to a list, sorted after.
         let parents: Vec<AtomicU32> = zeroed_huge(total as usize);
-        let grouped = Grouped { counts, bases, parents: Vec::new() };
+        let grouped = Grouped { counts, bases, parents: Vec::new(), heavy: Vec::new() };
         let fill: Vec<AtomicU8> = zeroed_huge(size);
+        let heavy = Mutex::new(Vec::new());
         Self::for_each_block(&path, |block| {
             block.par_chunks(8).for_each(|b| {
                 let (c, p) = edge(b);
+                if grouped.counts[c] == HEAVY {
+                    heavy
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .push((c as u32, p));
+                    return;
+                }
                 let at = grouped.start(c) + usize::from(fill[c].fetch_add(1, Ordering::Relaxed));
                 parents[at].store(p, Ordering::Relaxed);
             });
@@ -255,7 +295,10 @@ impl Spill {
         drop(fill);
         std::fs::remove_file(&path)?;
         let parents = parents.into_iter().map(AtomicU32::into_inner).collect();
-        Ok(Grouped { parents, ..grouped })
+        let mut heavy = heavy.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+        heavy.sort_unstable();
+        debug_assert_eq!(total + heavy.len() as u64, edges);
+        Ok(Grouped { parents, heavy, ..grouped })
     }
 }
 
@@ -293,10 +336,25 @@ mod tests {
             b.sort_unstable();
             assert_eq!(a, b, "child {child}");
         }
-        // A child with 256 parents does not fit a byte of count.
+        // Heavy children (255 parents or more) beside light ones, in the same groups.
+        let mut many: Vec<(u32, u32)> = (0..300).map(|p| (3, p)).collect();
+        many.extend((0..254).map(|p| (4, 1000 + p)));
+        many.extend((0..255).map(|p| (5, 2000 + p)));
+        many.extend([(2, 7), (6, 8), (6, 9)]);
         let mut spill = Spill::create(&path).unwrap();
-        spill.write(&vec![(3, 1); 256]).unwrap();
-        assert!(matches!(spill.group(10), Err(SpillError::TooManyParents)));
+        for part in many.chunks(100) {
+            spill.write(part).unwrap();
+        }
+        let grouped = Hidden::Grouped(spill.group(10).unwrap());
+        assert_eq!(grouped.len(), many.len() as u64);
+        for child in 0..12 {
+            let mut a = Vec::new();
+            grouped.extend_parents(child, &mut a);
+            a.sort_unstable();
+            let b: Vec<u64> =
+                many.iter().filter(|e| e.0 == child).map(|e| u64::from(e.1)).collect();
+            assert_eq!(a, b, "child {child}");
+        }
         let mut spill = Spill::create(&path).unwrap();
         spill.write(&[(10, 1)]).unwrap();
         assert!(matches!(spill.group(10), Err(SpillError::OutOfRange)));
