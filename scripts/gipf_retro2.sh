@@ -4,6 +4,8 @@
 # that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT
 # set to CHECKPOINT: a killed run resumes its reachability pass and its solved layers), each run at
 # most TIME_LIMIT seconds (default 1700). MIB: the run's memory budget in MiB (default 16000).
+# SYM=1: one position per class under the board's twelve symmetries (`--symmetry`; the node
+# count of the row is then of classes, and its options end in -sym).
 #   CHECK=1: instead of ids, every cell already solved whose index has at most CHECK_MAX positions
 #            (default 40000000): retro2 re-solves them to check it against the earlier passes.
 #   UNKNOWN=1: instead of ids, every cell still unknown, smallest index first.
@@ -20,6 +22,8 @@ mib=${MIB:-16000}
 # The batch's memory budget (GiB) must hold the one job's budget: by default it is 3/4 of RAM.
 gib=$(( (mib + 1023) / 1024 ))
 threads=${THREADS:-2}
+sym=()
+[ "${SYM:-0}" = 1 ] && sym=(--symmetry)
 limit=${TIME_LIMIT:-1700}
 ckpt=${CHECKPOINT:-${TMPDIR:-/tmp}/gipf-retro2-checkpoints}
 bin=${BIN:-}
@@ -64,7 +68,7 @@ for id in "${ids[@]}"; do
   tlog=$(mktemp)
   BITSOLVE_RETRO_LOG=1 BITSOLVE_RETRO_CHECKPOINT="$ckpt" /usr/bin/time -f "%M %e" -o "$tlog" \
     "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" --memory "$gib" \
-    --time-limit "$limit" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2>> "$raw/pass6.err" || true
+    --time-limit "$limit" "${sym[@]}" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2>> "$raw/pass6.err" || true
   # The last line is "%M %e"; a failed run has "Command exited with ..." before it.
   read -r kib secs < <(tail -n 1 "$tlog")
   echo "$id,$kib,$secs" >> "$raw/retro2-memory.csv"

@@ -88,6 +88,11 @@ def scale(path):
     print("\n".join(md))
 
 
+def is_sym(row):
+    """Whether a row solved classes of positions under the board's symmetries."""
+    return row["options"].endswith("-sym") or "-sym-" in row["options"]
+
+
 def main():
     if sys.argv[1] == "--scale":
         scale(sys.argv[2])
@@ -113,14 +118,22 @@ def main():
     counts = {}
     disagree = []
     checked2 = 0
+    sym_checked = set()
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
         retro = next((r for r in rows if r["solver"] == "retro"), None)
         # The last solved retro2 row (a cell re-run after a time limit has an unknown row
-        # first), else its last row.
+        # first), one over every position before one over classes under the board's
+        # symmetries (options ending in -sym: its node count is of classes), else its last row.
         retro2s = [r for r in rows if r["solver"] == "retro2"]
-        retro2 = next((r for r in reversed(retro2s) if r["outcome"] in SOLVED),
-                      retro2s[-1] if retro2s else None)
+        solved2 = sorted((r for r in retro2s if r["outcome"] in SOLVED), key=is_sym)
+        retro2 = solved2[0] if solved2 else (retro2s[-1] if retro2s else None)
+        for o in solved2[1:]:
+            if (o["outcome"], o["plies"]) != (retro2["outcome"], retro2["plies"]):
+                disagree.append(f"{pid}: retro2 {retro2['outcome']} {retro2['plies']}, "
+                                f"retro2 ({o['options']}) {o['outcome']} {o['plies']}")
+            elif is_sym(o) != is_sym(retro2):
+                sym_checked.add(pid)
         earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
         for other in earlier[1:]:
             if other["outcome"] != earlier[0]["outcome"]:
@@ -158,11 +171,12 @@ def main():
             "retro2_positions": retro2["nodes"] if retro2 and retro2["outcome"] in SOLVED else "",
             "retro2_millis": retro2["millis"] if retro2 else "",
             "retro2_git": retro2["git"] if retro2 else "",
+            "retro2_classes": "yes" if retro2 and is_sym(retro2) else "",
         })
         grid.setdefault((s, k), {})[(gw, gb)] = winner
         deciders.setdefault((s, k), {})[(gw, gb)] = row["solver"] if row["outcome"] in SOLVED else "?"
         if retro2 and retro2["outcome"] in SOLVED:
-            counts.setdefault((s, k), {})[(gw, gb)] = human(int(retro2["nodes"]))
+            counts.setdefault((s, k), {})[(gw, gb)] = human(int(retro2["nodes"])) + ("c" if is_sym(retro2) else "")
         elif retro:
             n = int(retro["nodes"])
             counts.setdefault((s, k), {})[(gw, gb)] = (
@@ -181,7 +195,8 @@ def main():
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
           "pns, re = retro, r2 = retro2; the first of passes 1-8 that solved it) and the number of",
           "positions reachable from the initial position, as counted by retro2 where it solved the",
-          "cell, else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
+          "cell (`c`: classes of positions under the 12 symmetries of the board, `--symmetry`),"
+          "else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
           "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
           "positions, time and memory at the end. Pass 7 is forward alpha-beta again with a long",
@@ -218,6 +233,8 @@ def main():
     by_retro2 = [r for r in out_rows if r["solver"] == "retro2" and r["winner"] != "?"]
     md.append(f"The indexed retrograde solver retro2 decided {len(by_retro2)} position(s) no earlier pass"
               f" solved and re-solved {checked2} that earlier passes decided.")
+    md.append(f"retro2 over classes of positions (`--symmetry`) re-solved {len(sym_checked)} cell(s) it had"
+              " solved over every position, with the same value and distance.")
     md.append(f"Disagreements over all passes: {len(disagree)}.")
     if by_retro2:
         md.append("")
@@ -225,7 +242,7 @@ def main():
                   " memory: peak resident set of the run from `results/gipf/raw/retro2-memory.csv` if"
                   " measured):")
         md.append("")
-        md.append("| cell | winner | plies | reachable | time s | peak MiB | bytes / reachable | git |")
+        md.append("| cell | winner | plies | reachable (c: classes) | time s | peak MiB | bytes / reachable | git |")
         md.append("|---|---|---:|---:|---:|---:|---:|---|")
         mem = {}
         mem_path = res / "raw" / "retro2-memory.csv"
@@ -240,7 +257,7 @@ def main():
             peak = f"{kib / 1024:.0f}" if kib else "?"
             per = f"{kib * 1024 / int(r['nodes']):.1f}" if kib else "?"
             md.append(f"| S={r['S']} K={r['K']} {r['GW']}+{r['GB']} | {r['winner']} | {r['retro2_plies'] or '-'}"
-                      f" | {int(r['nodes'])} | {float(r['millis']) / 1000:.1f} | {peak} | {per} | {r['git']} |")
+                      f" | {int(r['nodes'])}{' c' if r['retro2_classes'] else ''} | {float(r['millis']) / 1000:.1f} | {peak} | {per} | {r['git']} |")
     for d in disagree:
         md.append(f"* disagreement: {d}")
     (res / "small-variants.md").write_text("\n".join(md) + "\n")

@@ -108,6 +108,24 @@ fn bad_flags_are_refused() {
     let ok =
         bitsolve(&["solve", "--game", "ataxx", "--solver", "dfpn", "--threads", "2", "--fen", fen]);
     assert!(ok.status.success());
+    // Only retro2 folds positions by the board's symmetries.
+    let gipf = "2 2 6 6/3 3 W/WB/B_W/WB";
+    let sym = ["solve", "--game", "gipf", "--solver", "retro2,dfpn", "--symmetry", "--position"];
+    let out = bitsolve(&[&sym[..], &[gipf]].concat());
+    assert_clean_failure(
+        &out,
+        "--symmetry: only retro2 (on gipf) folds positions by symmetry, not dfpn",
+    );
+    let both = |flag: &str| {
+        let args = ["solve", "--game", "gipf", "--solver", "retro2", flag, "--position", gipf];
+        let out = bitsolve(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text.lines().find(|l| l.contains("plies=")).expect("a result line").to_owned();
+        // The value and distance, without the counts and times.
+        line.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(both("--symmetry"), both("--threads=1"));
 }
 
 #[test]

@@ -294,11 +294,11 @@ fn checkpoints_resume_and_answer_the_colour_twin() {
 /// give the same cells, byte for byte, as layers scanned whole with the edges in memory.
 #[test]
 fn spilled_hidden_edges_give_the_same_cells() {
-    use bitsolve::search::retro::gipf::{Spilling, solve_gipf_spilling};
+    use bitsolve::search::retro::gipf::{Retro2Options, Spilling, solve_gipf_with};
     let base = std::env::temp_dir().join(format!("bitsolve-retro2-spill-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let (whole, spilled) = (base.join("whole"), base.join("spilled"));
-    let small = Spilling { from: 50, range: 37 };
+    let small = Retro2Options { spilling: Spilling { from: 50, range: 37 }, symmetry: false };
     for text in [
         "2 2 9 9/6 6 W/WB/B_W/WB",
         "2 2 8 9/5 6 B/WB/B_W/WB",
@@ -306,8 +306,9 @@ fn spilled_hidden_edges_give_the_same_cells() {
     ] {
         let root = Gipf::parse_position(text).unwrap();
         let limits = Limits::none();
-        let (a, ia) = solve_gipf_spilling(&root, &limits, 1 << 12, Some(&whole), Spilling::DEFAULT);
-        let (b, ib) = solve_gipf_spilling(&root, &limits, 1 << 12, Some(&spilled), small);
+        let (a, ia) =
+            solve_gipf_with(&root, &limits, 1 << 12, Some(&whole), Retro2Options::default());
+        let (b, ib) = solve_gipf_with(&root, &limits, 1 << 12, Some(&spilled), small);
         assert_eq!((a.value(), a.stats.nodes), (b.value(), b.stats.nodes), "{text}");
         assert_eq!(ia.hidden, ib.hidden, "{text}");
         assert!(ia.hidden > 0 && ia.reachable > 1000, "{text}: {ia:?}");

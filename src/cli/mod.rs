@@ -115,6 +115,11 @@ pub struct SearchArgs {
     /// the threads have counted this many nodes times `2^(k-1)` (0: every thread starts at once).
     #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
     pub join_nodes: u64,
+    /// retro2 (gipf): keep one position per class under the twelve symmetries of the board
+    /// (rotations and reflections): about 12 times fewer positions to reach and solve; the
+    /// node count is then of classes. Refused by the other solvers.
+    #[arg(long)]
+    pub symmetry: bool,
 }
 
 /// Parses the arguments, runs the command and turns errors into a message and exit code 1.
@@ -161,6 +166,7 @@ impl SearchArgs {
         options.threads = usize::from(self.threads);
         options.tt_mib = self.tt_mib;
         options.helper_join = self.join_nodes;
+        options.symmetry = self.symmetry;
         if self.mobility || self.no_mobility {
             options.mobility = self.mobility;
         }

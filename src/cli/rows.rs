@@ -37,6 +37,9 @@ pub fn options_signature(options: &SolverOptions, limits: &Limits, score: bool) 
     if let Some(n) = limits.nodes {
         let _ = write!(sig, "-nl{n}");
     }
+    if options.symmetry {
+        sig.push_str("-sym");
+    }
     if score {
         sig.push_str("-score");
     }

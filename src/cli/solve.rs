@@ -92,8 +92,14 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     with_game!(args.game, G => solve_files::<G>(args))
 }
 
-/// Refuses `--threads N > 1` for a solver that would run its sequential search anyway.
+/// Refuses `--threads N > 1` for a solver that would run its sequential search anyway, and
+/// options a chosen solver cannot honour.
 fn check_threads(args: &SolveArgs) -> Result<()> {
+    if args.search.symmetry
+        && let Some(k) = args.solver.iter().find(|k| k.name() != "retro2")
+    {
+        bail!("--symmetry: only retro2 (on gipf) folds positions by symmetry, not {}", k.name());
+    }
     if args.search.join_nodes != bitsolve::search::HELPER_JOIN_DEFAULT
         && let Some(k) = args.solver.iter().find(|k| k.name() == "retro2")
     {

@@ -285,6 +285,10 @@ pub struct SolverOptions {
     /// `helper_join << (k - 1)` nodes (one more thread each time the search doubles; 0: all
     /// threads start at once). See `wait_to_join`.
     pub helper_join: u64,
+    /// retro2 on GIPF: keep one position per class under the twelve symmetries of the board
+    /// (about 12 times fewer positions; the reachable count is then of classes). Off by
+    /// default; `bitsolve solve --symmetry` refuses it for the other solvers.
+    pub symmetry: bool,
 }
 
 /// Default transposition table size in MiB.
@@ -334,6 +338,7 @@ impl Default for SolverOptions {
             mobility: true,
             win_probe: false,
             helper_join: HELPER_JOIN_DEFAULT,
+            symmetry: false,
         }
     }
 }

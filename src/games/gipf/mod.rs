@@ -26,6 +26,7 @@ pub mod index;
 mod load;
 pub mod notation;
 mod rules;
+pub mod symmetry;
 #[cfg(test)]
 mod tests;
 

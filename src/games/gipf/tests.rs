@@ -114,6 +114,20 @@ fn window_row_detection_matches_line_scan() {
     assert!(rows > 1000, "too few rows completed: {rows}");
 }
 
+/// The one-line form of the start of the variant `(side, k, gw, gb)` (sides 2 to 4): three
+/// pieces of each colour on the corners, White to move.
+pub(crate) fn start_text(side: usize, k: u32, gw: u32, gb: u32) -> String {
+    match side {
+        2 => format!("2 {k} {gw} {gb}/{} {} W/WB/B_W/WB", gw - 3, gb - 3),
+        3 => format!("3 {k} {gw} {gb}/{} {} W/W_B/____/B___W/____/W_B", gw - 3, gb - 3),
+        _ => format!(
+            "4 {k} {gw} {gb}/{} {} W/W__B/_____/______/B_____W/______/_____/W__B",
+            gw - 3,
+            gb - 3
+        ),
+    }
+}
+
 /// The colour exchange keeps the move list (same moves, same notation) and commutes with
 /// playing a move, along random playouts with captures on several board sizes and `K`; it
 /// swaps the parameters and the one-line form's colours, and twice is the identity.
@@ -125,16 +139,7 @@ fn colour_swap_commutes_with_moves() {
         let side = 2 + (game % 3) as usize;
         let k = 2 + (game / 3 % 3) as u32;
         let (gw, gb) = (4 + (game % 5) as u32, 3 + (game % 7) as u32);
-        let text = match side {
-            2 => format!("2 {k} {gw} {gb}/{} {} W/WB/B_W/WB", gw - 3, gb - 3),
-            3 => format!("3 {k} {gw} {gb}/{} {} W/W_B/____/B___W/____/W_B", gw - 3, gb - 3),
-            _ => format!(
-                "4 {k} {gw} {gb}/{} {} W/W__B/_____/______/B_____W/______/_____/W__B",
-                gw - 3,
-                gb - 3
-            ),
-        };
-        let mut pos = Gipf::parse_position(&text).unwrap();
+        let mut pos = Gipf::parse_position(&start_text(side, k, gw, gb)).unwrap();
         let swapped = pos.colour_swapped();
         let [size, row, white, black] = pos.params();
         assert_eq!(swapped.params(), [size, row, black, white]);

@@ -39,6 +39,17 @@
 //! position ([`Gipf::colour_swapped`]: same value, distance and moves), so the two starts of
 //! a pair of variants such as 5 + 7 and 7 + 5 are roots of one index.
 //!
+//! # Symmetry
+//!
+//! With `--symmetry` ([`Retro2Options::symmetry`]) the engine keeps one position per class
+//! under the twelve symmetries of the hexagon ([`BoardSymmetry`]: the rules are the same
+//! under each, so a position and its images share value and distance). The root and every
+//! child and un-pushed parent are put in canonical form, and each is counted once per
+//! parent (or child) even when several moves reach the class, so that a parent's counter of
+//! children equals the notifications it gets. Most positions have no symmetry, so there are
+//! close to 12 times fewer positions to reach and solve; the reachable count is then of
+//! classes. Tables of classes live in their own checkpoint directories (`gipf-sym-reach-`).
+//!
 //! # Cost
 //!
 //! Memory per reachable position: 2 bytes of cell (with checkpoint files, the solved layers
@@ -72,6 +83,8 @@
 //! on standard error.
 
 use std::any::Any;
+
+use arrayvec::ArrayVec;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -85,7 +98,8 @@ use super::values::zeroed_huge;
 use super::values::{DRAW, LOSS, WIN, cell};
 use crate::game::{Game, Outcome, Player};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
-use crate::games::gipf::{Gipf, GipfMove, GipfMoves};
+use crate::games::gipf::symmetry::BoardSymmetry;
+use crate::games::gipf::{Gipf, GipfMove, GipfMoves, MAX_MOVES, State};
 use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
 use crate::unmove::LayeredIndex;
 
@@ -99,13 +113,51 @@ use sparse::{KeySet, ReachRun, ReachStop, SparseModel, reach};
 #[derive(Clone, Debug)]
 pub struct GipfModel {
     layers: GipfLayers,
+    /// With [`GipfModel::with_symmetry`]: children and parents in canonical form.
+    sym: Option<&'static BoardSymmetry>,
 }
 
 impl GipfModel {
     /// The model of the positions below `root` (same parameters, totals at most the root's),
     /// or `None` for boards of more than 64 cells (`S >= 6`).
     pub fn new(root: &Gipf) -> Option<GipfModel> {
-        GipfLayers::new(root).map(|layers| GipfModel { layers })
+        GipfLayers::new(root).map(|layers| GipfModel { layers, sym: None })
+    }
+
+    /// This model on classes of positions under the twelve board symmetries
+    /// ([`BoardSymmetry`]: a position and its images have the same value and distance): every
+    /// child and parent is given in canonical form, once per parent (or child) even when
+    /// several moves reach the class. For the sparse engine, which reaches only canonical
+    /// positions from a canonical root ([`GipfModel::rank_of`]); the dense scan of every
+    /// indexed position would not notify non-canonical parents.
+    #[must_use]
+    pub fn with_symmetry(mut self) -> GipfModel {
+        self.sym = BoardSymmetry::get(self.layers.template.side());
+        self
+    }
+
+    /// Whether positions are folded by the board's symmetries.
+    pub fn symmetric(&self) -> bool {
+        self.sym.is_some()
+    }
+
+    /// The canonical form of `pos` (itself without symmetry).
+    #[inline]
+    fn canon(&self, mut pos: IndexedPos) -> IndexedPos {
+        if let Some(sym) = self.sym {
+            (pos.white, pos.black) = sym.canonical(pos.white, pos.black);
+        }
+        pos
+    }
+
+    /// The layer and rank of `g` (of its canonical form with symmetry), if it is in the index.
+    pub fn rank_of(&self, g: &Gipf) -> Option<(usize, u64)> {
+        let (l, r) = self.layers.rank(g)?;
+        if self.sym.is_none() {
+            return Some((l, r));
+        }
+        let p = self.canon(self.layers.index.unrank(l, r));
+        Some((l, self.layers.index.rank(&p)))
     }
 
     /// The index with the root's parameters.
@@ -118,14 +170,32 @@ impl GipfModel {
         self.layers.template.with_state_unhashed(self.layers.index.state(&pos), to_move)
     }
 
-    /// Calls `f(layer, rank, plain)` for each distinct child of `pos`.
+    /// Calls `f(layer, rank, plain)` for each distinct child of `pos` (each distinct
+    /// canonical child with symmetry, `plain` if some move gives one of the class plainly).
     fn children(&self, pos: IndexedPos, mut f: impl FnMut(u32, u64, bool)) {
-        let g = self.gipf(pos);
-        let to = !g.to_move();
-        g.for_each_child_state(|st, plain| {
-            let c = self.layers.index.pos_of(&st, to).expect("a child's totals are in the index");
-            f(c.layer, self.layers.index.rank(&c), plain);
+        let game = self.gipf(pos);
+        let to = !game.to_move();
+        let index = &self.layers.index;
+        let pos_of = |st: &State| index.pos_of(st, to).expect("a child's totals are in the index");
+        if self.sym.is_none() {
+            game.for_each_child_state(|st, plain| {
+                let child = pos_of(&st);
+                f(child.layer, index.rank(&child), plain);
+            });
+            return;
+        }
+        let mut seen: ArrayVec<(u32, u64, bool), MAX_MOVES> = ArrayVec::new();
+        game.for_each_child_state(|st, plain| {
+            let child = self.canon(pos_of(&st));
+            let r = index.rank(&child);
+            match seen.iter_mut().find(|e| e.0 == child.layer && e.1 == r) {
+                Some(e) => e.2 |= plain,
+                None => seen.push((child.layer, r, plain)),
+            }
         });
+        for &(l, r, plain) in &seen {
+            f(l, r, plain);
+        }
     }
 }
 
@@ -177,9 +247,19 @@ impl LayerModel for GipfModel {
     }
 
     fn for_each_layer_parent(&self, pos: IndexedPos, mut f: impl FnMut(u64)) {
+        let index = &self.layers.index;
+        let mut seen: ArrayVec<u64, MAX_MOVES> = ArrayVec::new();
         self.gipf(pos).for_each_plain_parent(|p| {
-            let q = self.layers.index.pos_of(&p.state(), p.to_move()).expect("same layer");
-            f(self.layers.index.rank(&q));
+            let q = self.canon(index.pos_of(&p.state(), p.to_move()).expect("same layer"));
+            let r = index.rank(&q);
+            // With symmetry, several un-pushes may give one class: notify it once.
+            if self.sym.is_some() {
+                if seen.contains(&r) {
+                    return;
+                }
+                seen.push(r);
+            }
+            f(r);
         });
     }
 
@@ -225,12 +305,18 @@ impl LayerModel for GipfModel {
 pub struct Retro2Solver {
     budget_mib: usize,
     threads: usize,
+    symmetry: bool,
 }
 
 impl Retro2Solver {
-    /// A solver with the memory budget `options.tt_mib` and `options.threads` threads.
+    /// A solver with the memory budget `options.tt_mib` and `options.threads` threads, on
+    /// classes of positions under the board's symmetries with `options.symmetry`.
     pub fn new(options: &SolverOptions) -> Self {
-        Retro2Solver { budget_mib: options.tt_mib, threads: options.threads.max(1) }
+        Retro2Solver {
+            budget_mib: options.tt_mib,
+            threads: options.threads.max(1),
+            symmetry: options.symmetry,
+        }
     }
 }
 
@@ -255,10 +341,17 @@ pub struct Retro2Info {
 /// one-line form and the number of reachable positions).
 const COMPLETE: &str = "complete";
 
+/// The start of the names of the checkpoint directories of `root`'s parameters (`gipf-sym-`
+/// for tables of classes under the board's symmetries).
+fn dir_prefix(model: &GipfModel, root: &Gipf) -> String {
+    let kind = if model.symmetric() { "gipf-sym" } else { "gipf" };
+    format!("{kind}-reach-{:?}-", root.params())
+}
+
 /// The directory of the checkpoints of `root` under `base`.
-fn checkpoint_dir(base: &Path, root: &Gipf) -> PathBuf {
+fn checkpoint_dir(base: &Path, model: &GipfModel, root: &Gipf) -> PathBuf {
     let key = root.exact_key().expect("the index has exact keys");
-    base.join(format!("gipf-reach-{:?}-{key:032x}", root.params()))
+    base.join(format!("{}{key:032x}", dir_prefix(model, root)))
 }
 
 /// A table solved earlier (a checkpoint directory under `base` of the same parameters, marked
@@ -271,7 +364,7 @@ fn solved_table_holding(
     model: &GipfModel,
     root: &Gipf,
 ) -> Option<(PathBuf, Vec<KeySet>)> {
-    let prefix = format!("gipf-reach-{:?}-", root.params());
+    let prefix = dir_prefix(model, root);
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(base)
         .ok()?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -281,7 +374,7 @@ fn solved_table_holding(
         })
         .collect();
     dirs.sort();
-    let (l0, r0) = model.layers.rank(root)?;
+    let (l0, r0) = model.rank_of(root)?;
     let count = model.layers.index.layer_count();
     dirs.into_iter().find_map(|d| {
         let sets = sparse::load_reach(&d, count)?;
@@ -481,8 +574,8 @@ fn solve_all(
         stopped();
     };
     let control = Control { progress: Some(&check), stop: Some(&stop) };
-    let (l0, r0) = model.layers.rank(root).expect("the root is in its own index");
-    let own = checkpoint.map(|base| checkpoint_dir(base, root));
+    let (l0, r0) = model.rank_of(root).expect("the root is in its own index");
+    let own = checkpoint.map(|base| checkpoint_dir(base, model, root));
     let table = checkpoint.and_then(|base| solved_table_holding(base, model, root));
     info.reused = table.as_ref().is_some_and(|(d, _)| Some(d) != own.as_ref());
     let (dir, table) = match table {
@@ -590,35 +683,52 @@ pub fn solve_gipf_in(
     budget_mib: usize,
     checkpoint: Option<&Path>,
 ) -> (Report<GipfMove>, Retro2Info) {
-    solve_gipf_spilling(root, limits, budget_mib, checkpoint, Spilling::DEFAULT)
+    solve_gipf_with(root, limits, budget_mib, checkpoint, Retro2Options::default())
 }
 
-/// [`solve_gipf_in`] with the layers spilled as `spilling` says (tests spill small layers).
-#[doc(hidden)]
-pub fn solve_gipf_spilling(
+/// How [`solve_gipf_with`] solves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Retro2Options {
+    /// When the hidden edges of a layer are spilled to a file.
+    pub spilling: Spilling,
+    /// Whether positions are folded by the twelve symmetries of the board
+    /// ([`GipfModel::with_symmetry`]): about 12 times fewer positions, and `reachable`
+    /// then counts classes.
+    pub symmetry: bool,
+}
+
+impl Default for Retro2Options {
+    fn default() -> Self {
+        Retro2Options { spilling: Spilling::DEFAULT, symmetry: false }
+    }
+}
+
+/// [`solve_gipf_in`] with the options `options`.
+pub fn solve_gipf_with(
     root: &Gipf,
     limits: &Limits,
     budget_mib: usize,
     checkpoint: Option<&Path>,
-    spilling: Spilling,
+    options: Retro2Options,
 ) -> (Report<GipfMove>, Retro2Info) {
     let [_, _, gw, gb] = root.params();
     if gw > gb {
         let swapped = root.colour_swapped();
-        return solve_gipf_spilling(&swapped, limits, budget_mib, checkpoint, spilling);
+        return solve_gipf_with(&swapped, limits, budget_mib, checkpoint, options);
     }
     let began = Instant::now();
     let unknown = |why: Unknown, nodes: u64| {
         let stats = Stats { nodes, elapsed: began.elapsed(), ..Stats::default() };
         Report::unknown_because(why, stats)
     };
-    let Some(model) = GipfModel::new(root) else {
+    let model = GipfModel::new(root).map(|m| if options.symmetry { m.with_symmetry() } else { m });
+    let Some(model) = model else {
         let why =
             Unknown::Unsupported("retro2 indexes GIPF boards of at most 64 cells (S <= 5)".into());
         return (unknown(why, 0), Retro2Info::default());
     };
     let budget = (budget_mib as u64) << 20;
-    let run = (budget, checkpoint, spilling);
+    let run = (budget, checkpoint, options.spilling);
     let (sets, cells, info) = match solve_all(&model, root, run, limits, began) {
         Ok(x) => x,
         Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
@@ -629,9 +739,8 @@ pub fn solve_gipf_spilling(
             return (unknown(Unknown::GaveUp(e.to_string()), 0), Retro2Info::default());
         }
     };
-    let idx = &model.layers;
     let cell_of = |g: &Gipf| {
-        let (l, r) = idx.rank(g).expect("in the index");
+        let (l, r) = model.rank_of(g).expect("in the index");
         let i = sets[l].find(r).expect("a child of the root is reachable");
         (*cells[l]).as_ref()[i as usize]
     };
@@ -676,7 +785,10 @@ impl<G: Game> Solver<G> for Retro2Solver {
             );
         };
         let pool = crate::search::thread_pool(self.threads);
-        let (report, _) = pool.install(|| solve_gipf(gipf, limits, self.budget_mib));
+        let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT").map(PathBuf::from);
+        let options = Retro2Options { symmetry: self.symmetry, ..Retro2Options::default() };
+        let (report, _) = pool
+            .install(|| solve_gipf_with(gipf, limits, self.budget_mib, base.as_deref(), options));
         // The move type is GIPF's: carry it over through `Any`.
         let best_move =
             report.best_move.and_then(|m| (&m as &dyn Any).downcast_ref::<G::Move>().copied());
@@ -687,5 +799,69 @@ impl<G: Game> Solver<G> for Retro2Solver {
             stats: report.stats,
             unknown: report.unknown,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Notation;
+
+    /// Solved without files: the sets and cells of `model` from `root`.
+    fn solved(model: &GipfModel, root: &Gipf) -> (Vec<KeySet>, Vec<KeptCells>) {
+        let run = (1u64 << 32, None, Spilling::DEFAULT);
+        let Ok((sets, cells, _)) = solve_all(model, root, run, &Limits::none(), Instant::now())
+        else {
+            panic!("solved");
+        };
+        (sets, cells)
+    }
+
+    /// Folded by the board's symmetries, every position reachable from the root has the cell
+    /// (value and distance) of its class, and the classes are fewer; the reports agree.
+    #[test]
+    fn classes_have_the_cells_of_their_positions() {
+        let mut compared = 0u64;
+        for text in [
+            "2 2 6 6/3 3 W/WB/B_W/WB",
+            "2 3 7 6/4 3 W/WB/B_W/WB",
+            "2 2 8 9/5 6 B/WB/B_W/WB",
+            "2 2 9 9/6 6 W/WB/B_W/WB",
+            "3 3 4 4/1 1 W/W_B/____/B___W/____/W_B",
+            "3 4 5 5/2 2 W/W_B/____/B___W/____/W_B",
+            "3 3 4 5/1 2 B/W_B/____/B___W/____/W_B",
+        ] {
+            let root = Gipf::parse_position(text).unwrap();
+            let root =
+                if root.params()[2] > root.params()[3] { root.colour_swapped() } else { root };
+            let plain = GipfModel::new(&root).unwrap();
+            let sym = GipfModel::new(&root).unwrap().with_symmetry();
+            let (ps, pc) = solved(&plain, &root);
+            let (ss, sc) = solved(&sym, &root);
+            let (np, ns): (usize, usize) =
+                (ps.iter().map(KeySet::len).sum(), ss.iter().map(KeySet::len).sum());
+            assert!(ns <= np && (np < 1000 || ns * 3 < np), "{text}: {ns} classes of {np}");
+            let idx = &plain.layers.index;
+            for l in 0..ps.len() {
+                for i in 0..ps[l].len() {
+                    let pos = idx.unrank(l, ps[l].rank(i));
+                    let r = idx.rank(&sym.canon(pos));
+                    let j = ss[l].find(r).expect("the class of a reachable position is reached");
+                    assert_eq!((*pc[l]).as_ref()[i], (*sc[l]).as_ref()[j as usize], "{text}");
+                    compared += 1;
+                }
+            }
+            let a =
+                solve_gipf_with(&root, &Limits::none(), 1 << 12, None, Retro2Options::default());
+            let options = Retro2Options { symmetry: true, ..Retro2Options::default() };
+            let b = solve_gipf_with(&root, &Limits::none(), 1 << 12, None, options);
+            assert_eq!((a.0.value(), a.0.plies), (b.0.value(), b.0.plies), "{text}");
+            assert_eq!(b.1.reachable, ns as u64);
+            let mv = b.0.best_move.expect("a best move");
+            let mut moves = GipfMoves::default();
+            root.generate_moves(&mut moves);
+            assert!(moves.contains(&mv), "{text}: a legal best move");
+        }
+        assert!(compared > 90_000, "{compared}");
     }
 }
