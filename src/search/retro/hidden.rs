@@ -258,8 +258,9 @@ impl Spill {
                 let (c, _) = edge(b);
                 let slot = counts.get(c).ok_or(SpillError::OutOfRange)?;
                 // Saturating: a failed update is a count already at HEAVY.
+                // (`then`, not `then_some`: `n + 1` must not be evaluated at HEAVY = 255.)
                 let _ = slot.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                    (n < HEAVY).then_some(n + 1)
+                    (n < HEAVY).then(|| n + 1)
                 });
                 Ok(())
             })
