@@ -10,7 +10,10 @@
 #            (default 40000000): retro2 re-solves them to check it against the earlier passes.
 #   UNKNOWN=1: instead of ids, every cell still unknown, smallest index first.
 # Rows go to results/gipf/raw/pass6.csv (bitsolve solve --out), peak memory to
-# results/gipf/raw/retro2-memory.csv; then scripts/gipf_table.py rewrites
+# results/gipf/raw/retro2-memory.csv, and with SYM=1 the positions the classes stand for (the
+# solver's log line "N classes stand for M positions") to results/gipf/raw/retro2-classes.csv.
+# A cell whose table is complete in CHECKPOINT is answered from it in seconds (SYM=1 on a solved
+# cell: its classes' positions counted again). Then scripts/gipf_table.py rewrites
 # results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the
 # rows must not end in -dirty. BIN=path runs that binary instead of building one.
 # Usage: nice -n 10 scripts/gipf_retro2.sh ID... | CHECK=1 nice -n 10 scripts/gipf_retro2.sh
@@ -62,16 +65,21 @@ EOF
 fi
 mkdir -p "$raw" "$ckpt"
 [ -f "$raw/retro2-memory.csv" ] || echo "id,peak_kib,seconds" > "$raw/retro2-memory.csv"
+[ -f "$raw/retro2-classes.csv" ] || echo "id,classes,positions" > "$raw/retro2-classes.csv"
 for id in "${ids[@]}"; do
   input=$(mktemp)
   { echo -e "id\tposition\texpected"; grep -P "^$id\t" "$data"; } > "$input"
   tlog=$(mktemp)
+  elog=$(mktemp)
   BITSOLVE_RETRO_LOG=1 BITSOLVE_RETRO_CHECKPOINT="$ckpt" /usr/bin/time -f "%M %e" -o "$tlog" \
     "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" --memory "$gib" \
-    --time-limit "$limit" "${sym[@]}" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2>> "$raw/pass6.err" || true
+    --time-limit "$limit" "${sym[@]}" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2> "$elog" || true
+  cat "$elog" >> "$raw/pass6.err"
   # The last line is "%M %e"; a failed run has "Command exited with ..." before it.
   read -r kib secs < <(tail -n 1 "$tlog")
   echo "$id,$kib,$secs" >> "$raw/retro2-memory.csv"
-  rm -f "$input" "$tlog"
+  orbits=$(sed -n 's/^retro2: \([0-9]*\) classes stand for \([0-9]*\) positions.*/\1,\2/p' "$elog" | tail -n 1)
+  [ -z "$orbits" ] || echo "$id,$orbits" >> "$raw/retro2-classes.csv"
+  rm -f "$input" "$tlog" "$elog"
 done
 python3 scripts/gipf_table.py --table "$data" "$raw"/pass[1-9].csv

@@ -119,6 +119,14 @@ def main():
     disagree = []
     checked2 = 0
     sym_checked = set()
+    # The positions the classes of a --symmetry run stand for (its log line, filed by
+    # gipf_retro2.sh): the reachable positions and their images under the symmetries.
+    orbits = {}
+    orbit_path = ROOT / "results" / "gipf" / "raw" / "retro2-classes.csv"
+    if orbit_path.exists():
+        for o in csv.DictReader(open(orbit_path)):
+            orbits[o["id"]] = (int(o["classes"]), int(o["positions"]))
+    orbit_equal = []
     for pid, pos, _ in positions:
         rows = tries.get(pid, [])
         retro = next((r for r in rows if r["solver"] == "retro"), None)
@@ -134,6 +142,18 @@ def main():
                                 f"retro2 ({o['options']}) {o['outcome']} {o['plies']}")
             elif is_sym(o) != is_sym(retro2):
                 sym_checked.add(pid)
+        sym_rows = [r for r in solved2 if is_sym(r)]
+        orbit = orbits.get(pid)
+        if orbit and sym_rows and orbit[0] != int(sym_rows[0]["nodes"]):
+            disagree.append(f"{pid}: {orbit[0]} classes in retro2-classes.csv, "
+                            f"{sym_rows[0]['nodes']} in the row")
+        if orbit and solved2 and not is_sym(solved2[0]):
+            # Every reachable position is in a class: the classes stand for at least as many.
+            if orbit[1] < int(solved2[0]["nodes"]):
+                disagree.append(f"{pid}: the classes stand for {orbit[1]} positions, "
+                                f"fewer than the {solved2[0]['nodes']} reachable")
+            elif orbit[1] == int(solved2[0]["nodes"]):
+                orbit_equal.append(pid)
         earlier = [r for r in rows if r["solver"] not in ("retro", "retro2") and r["outcome"] in SOLVED]
         for other in earlier[1:]:
             if other["outcome"] != earlier[0]["outcome"]:
@@ -172,6 +192,7 @@ def main():
             "retro2_millis": retro2["millis"] if retro2 else "",
             "retro2_git": retro2["git"] if retro2 else "",
             "retro2_classes": "yes" if retro2 and is_sym(retro2) else "",
+            "retro2_class_positions": orbit[1] if orbit else "",
         })
         grid.setdefault((s, k), {})[(gw, gb)] = winner
         deciders.setdefault((s, k), {})[(gw, gb)] = row["solver"] if row["outcome"] in SOLVED else "?"
@@ -195,7 +216,7 @@ def main():
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
           "pns, re = retro, r2 = retro2; the first of passes 1-8 that solved it) and the number of",
           "positions reachable from the initial position, as counted by retro2 where it solved the",
-          "cell (`c`: classes of positions under the 12 symmetries of the board, `--symmetry`),"
+          "cell (`c`: classes of positions under the 12 symmetries of the board, `--symmetry`), "
           "else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
           "positions, so not solved by it). Pass 6 is the indexed retrograde engine retro2",
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
@@ -235,6 +256,9 @@ def main():
               f" solved and re-solved {checked2} that earlier passes decided.")
     md.append(f"retro2 over classes of positions (`--symmetry`) re-solved {len(sym_checked)} cell(s) it had"
               " solved over every position, with the same value and distance.")
+    md.append(f"On {len(orbit_equal)} of these the classes stood for exactly the positions counted"
+              " over every position (`retro2-classes.csv`: the classes' orbits under the symmetries;"
+              " in general the reachable positions and their images, so at least as many).")
     md.append(f"Disagreements over all passes: {len(disagree)}.")
     if by_retro2:
         md.append("")
@@ -242,8 +266,8 @@ def main():
                   " memory: peak resident set of the run from `results/gipf/raw/retro2-memory.csv` if"
                   " measured):")
         md.append("")
-        md.append("| cell | winner | plies | reachable (c: classes) | time s | peak MiB | bytes / reachable | git |")
-        md.append("|---|---|---:|---:|---:|---:|---:|---|")
+        md.append("| cell | winner | plies | reachable (c: classes) | positions of the classes | time s | peak MiB | bytes / reachable | git |")
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---|")
         mem = {}
         mem_path = res / "raw" / "retro2-memory.csv"
         if mem_path.exists():
@@ -257,7 +281,9 @@ def main():
             peak = f"{kib / 1024:.0f}" if kib else "?"
             per = f"{kib * 1024 / int(r['nodes']):.1f}" if kib else "?"
             md.append(f"| S={r['S']} K={r['K']} {r['GW']}+{r['GB']} | {r['winner']} | {r['retro2_plies'] or '-'}"
-                      f" | {int(r['nodes'])}{' c' if r['retro2_classes'] else ''} | {float(r['millis']) / 1000:.1f} | {peak} | {per} | {r['git']} |")
+                      f" | {int(r['nodes'])}{' c' if r['retro2_classes'] else ''}"
+                      f" | {r['retro2_class_positions'] if r['retro2_classes'] else ''}"
+                      f" | {float(r['millis']) / 1000:.1f} | {peak} | {per} | {r['git']} |")
     for d in disagree:
         md.append(f"* disagreement: {d}")
     (res / "small-variants.md").write_text("\n".join(md) + "\n")

@@ -135,6 +135,17 @@ impl BoardSymmetry {
         }
         best
     }
+
+    /// The number of distinct images of the board `(white, black)` (its orbit): 12 over the
+    /// number of symmetries that fix it.
+    #[inline]
+    #[must_use]
+    pub fn orbit_size(&self, white: u64, black: u64) -> u64 {
+        let fixing = (0..SYMMETRIES)
+            .filter(|&s| self.apply(s, white) == white && self.apply(s, black) == black)
+            .count();
+        (SYMMETRIES / fixing) as u64
+    }
 }
 
 #[cfg(test)]
@@ -228,5 +239,40 @@ mod tests {
             }
         }
         assert!(checked >= 1900);
+    }
+
+    /// The orbit size is the number of distinct images, and the canonical form is the least
+    /// of them, on random boards (sparse, dense, and symmetric ones made by folding a random
+    /// half onto itself).
+    #[test]
+    fn orbits_count_the_distinct_images() {
+        let mut rng = KeyStream::new(13);
+        let mut sizes = std::collections::BTreeSet::new();
+        for side in 2..=4 {
+            let sym = BoardSymmetry::get(side).unwrap();
+            let cells = HexGeometry::get(side).cell_count;
+            let all = (1u64 << cells) - 1;
+            for i in 0..3000 {
+                let (mut w, mut b) = (rng.next_key() & all, rng.next_key() & all);
+                if i % 3 == 0 {
+                    (w, b) = (w & rng.next_key() & rng.next_key(), b & rng.next_key());
+                }
+                if i % 3 == 1 {
+                    // The union of the images under one symmetry and its powers is fixed by it.
+                    let s = (rng.next_key() % SYMMETRIES as u64) as usize;
+                    (w, b) = (w & rng.next_key() & rng.next_key(), 0);
+                    for _ in 0..SYMMETRIES {
+                        w |= sym.apply(s, w);
+                    }
+                }
+                b &= !w;
+                let images: std::collections::BTreeSet<(u64, u64)> =
+                    (0..SYMMETRIES).map(|s| (sym.apply(s, w), sym.apply(s, b))).collect();
+                assert_eq!(sym.orbit_size(w, b), images.len() as u64, "side {side}");
+                assert_eq!(sym.canonical(w, b), *images.first().unwrap());
+                sizes.insert(images.len());
+            }
+        }
+        assert!(sizes.len() >= 4, "orbits of several sizes: {sizes:?}");
     }
 }

@@ -49,6 +49,11 @@
 //! children equals the notifications it gets. Most positions have no symmetry, so there are
 //! close to 12 times fewer positions to reach and solve; the reachable count is then of
 //! classes. Tables of classes live in their own checkpoint directories (`gipf-sym-reach-`).
+//! The positions the classes stand for (the sum of their orbit sizes,
+//! [`Retro2Info::positions`], logged) are the reachable positions and their images: as many
+//! as the reachable positions when those are closed under the symmetries (S=3 K=3 5+5:
+//! 226,789,246 both ways), up to twice as many on short games from the start, whose
+//! rotation by a sixth of a turn swaps the corner colours.
 //!
 //! # Cost
 //!
@@ -325,8 +330,11 @@ impl Retro2Solver {
 pub struct Retro2Info {
     /// Positions in the index (all layers).
     pub indexed: u64,
-    /// Positions reachable from the root.
+    /// Positions reachable from the root (classes of them with symmetry).
     pub reachable: u64,
+    /// The positions the reachable classes stand for (the sum of their orbits under the
+    /// board's symmetries; `reachable` without symmetry).
+    pub positions: u64,
     /// The engine's memory estimate in bytes.
     pub estimate: u64,
     /// Hidden edges at most in one layer.
@@ -526,9 +534,10 @@ fn reach_failed(stop: ReachStop, limits: &Limits, budget: u64) -> Fail {
     }
 }
 
-/// The log line of the reachability pass (or of the table read instead) that took `secs`.
-fn log_reach(info: &Retro2Info, keys: u64, secs: f64) {
-    let found = if info.reused {
+/// The log line of the reachability pass (or of the table read instead, `from_table`) that
+/// took `secs`, and with symmetry the positions the classes stand for.
+fn log_reach(info: &Retro2Info, (from_table, symmetric): (bool, bool), keys: u64, secs: f64) {
+    let found = if from_table {
         format!("read from the table in {secs:.1} s")
     } else {
         format!("found in {secs:.1} s ({:.0} positions/s)", info.reachable as f64 / secs.max(1e-9))
@@ -541,6 +550,42 @@ fn log_reach(info: &Retro2Info, keys: u64, secs: f64) {
         keys as f64 / info.reachable.max(1) as f64,
         info.estimate >> 20
     ));
+    if symmetric {
+        log(&format!(
+            "retro2: {} classes stand for {} positions ({:.2} per class)",
+            info.reachable,
+            info.positions,
+            info.positions as f64 / info.reachable.max(1) as f64
+        ));
+    }
+}
+
+/// The positions the classes of `sets` stand for: with symmetry the sum of their orbit sizes
+/// (in parallel over runs of each layer's ranks), else the number of ranks.
+fn positions_of(model: &GipfModel, sets: &[KeySet]) -> u64 {
+    use rayon::prelude::*;
+    const RUN: usize = 1 << 16;
+    let Some(sym) = model.sym else {
+        return sets.iter().map(|s| s.len() as u64).sum();
+    };
+    let idx = &model.layers.index;
+    sets.iter()
+        .enumerate()
+        .map(|(layer, set)| {
+            (0..set.len().div_ceil(RUN))
+                .into_par_iter()
+                .map(|run| {
+                    set.iter_from(run * RUN)
+                        .take(RUN)
+                        .map(|r| {
+                            let p = idx.unrank(layer, r);
+                            sym.orbit_size(p.white, p.black)
+                        })
+                        .sum::<u64>()
+                })
+                .sum::<u64>()
+        })
+        .sum()
 }
 
 /// The reachable positions of every layer, their cells and what the solve found.
@@ -578,6 +623,7 @@ fn solve_all(
     let own = checkpoint.map(|base| checkpoint_dir(base, model, root));
     let table = checkpoint.and_then(|base| solved_table_holding(base, model, root));
     info.reused = table.as_ref().is_some_and(|(d, _)| Some(d) != own.as_ref());
+    let from_table = table.is_some();
     let (dir, table) = match table {
         Some((d, sets)) => (Some(d), Some(sets)),
         None => (own, None),
@@ -607,7 +653,8 @@ fn solve_all(
     if info.estimate > budget {
         return Err(over(info.estimate));
     }
-    log_reach(&info, keys, t.elapsed().as_secs_f64());
+    info.positions = positions_of(model, &sets);
+    log_reach(&info, (from_table, model.symmetric()), keys, t.elapsed().as_secs_f64());
     let sparse = SparseModel { model, sets: &sets };
     let layers = idx.layer_count();
     // Solved layers: mapped from their checkpoint files when there are some (the page cache
@@ -822,6 +869,7 @@ mod tests {
     #[test]
     fn classes_have_the_cells_of_their_positions() {
         let mut compared = 0u64;
+        let mut some_images_unreached = false;
         for text in [
             "2 2 6 6/3 3 W/WB/B_W/WB",
             "2 3 7 6/4 3 W/WB/B_W/WB",
@@ -842,9 +890,15 @@ mod tests {
                 (ps.iter().map(KeySet::len).sum(), ss.iter().map(KeySet::len).sum());
             assert!(ns <= np && (np < 1000 || ns * 3 < np), "{text}: {ns} classes of {np}");
             let idx = &plain.layers.index;
+            let mut images = std::collections::HashSet::new();
+            let board = sym.sym.expect("a symmetric model");
             for l in 0..ps.len() {
                 for i in 0..ps[l].len() {
                     let pos = idx.unrank(l, ps[l].rank(i));
+                    for s in 0..crate::games::gipf::symmetry::SYMMETRIES {
+                        let (white, black) = (board.apply(s, pos.white), board.apply(s, pos.black));
+                        images.insert((l, idx.rank(&IndexedPos { white, black, ..pos })));
+                    }
                     let r = idx.rank(&sym.canon(pos));
                     let j = ss[l].find(r).expect("the class of a reachable position is reached");
                     assert_eq!((*pc[l]).as_ref()[i], (*sc[l]).as_ref()[j as usize], "{text}");
@@ -857,11 +911,16 @@ mod tests {
             let b = solve_gipf_with(&root, &Limits::none(), 1 << 12, None, options);
             assert_eq!((a.0.value(), a.0.plies), (b.0.value(), b.0.plies), "{text}");
             assert_eq!(b.1.reachable, ns as u64);
+            assert_eq!(a.1.positions, np as u64, "{text}");
+            // The classes stand for the reachable positions and their images.
+            assert_eq!(b.1.positions, images.len() as u64, "{text}");
+            some_images_unreached |= images.len() > np;
             let mv = b.0.best_move.expect("a best move");
             let mut moves = GipfMoves::default();
             root.generate_moves(&mut moves);
             assert!(moves.contains(&mv), "{text}: a legal best move");
         }
         assert!(compared > 90_000, "{compared}");
+        assert!(some_images_unreached, "a root whose images reach other positions");
     }
 }
