@@ -89,7 +89,7 @@ impl Hidden {
 
 /// Parents grouped by child: the parents of child `i` are `parents[start(i)..][..counts[i]]`,
 /// `start(i)` being the base of its group of 16 plus the counts before it in the group; a heavy
-/// child (count [`HEAVY`]) has its parents in `heavy`, sorted `(child, parent)` pairs.
+/// child (count `HEAVY`, 255) has its parents in `heavy`, sorted `(child, parent)` pairs.
 #[derive(Debug)]
 pub struct Grouped {
     counts: Vec<u8>,
@@ -238,7 +238,7 @@ impl Spill {
     }
 
     /// The edges grouped by child for a layer of `size` positions (two parallel passes over
-    /// the file: counts, then placement; a count stops at [`HEAVY`]); the file is removed.
+    /// the file: counts, then placement; a count stops at `HEAVY`, 255); the file is removed.
     ///
     /// # Errors
     /// See [`SpillError`].
