@@ -1,8 +1,10 @@
 //! The research workflow end to end: batch rows, resume, interruption, shards, merge, compare,
 //! report and dataset generation, through the real binary.
 
+mod common;
+
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -25,11 +27,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-batch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory of its own for the test `name`, removed when dropped.
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("batch-{name}"))
 }
 
 fn s(p: &Path) -> &str {

@@ -1,5 +1,7 @@
 //! The binary: result-line format, and clear errors (never a panic) on bad input.
 
+mod common;
+
 use std::process::{Command, Output};
 
 fn bitsolve(args: &[&str]) -> Output {
@@ -130,8 +132,7 @@ fn bad_flags_are_refused() {
 
 #[test]
 fn bad_dataset_lines_are_skipped_and_reported() {
-    let dir = std::env::temp_dir().join(format!("bitsolve-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("cli");
     let file = dir.join("mixed.tsv");
     std::fs::write(&file, "# test\nok\tx1o/3/o1x x 0 1\twin\nbad\tx1o/3/o1q x 0 1\twin\nworse\tx1o/3/o1x x 0 1\tmaybe\n").unwrap();
     let csv = dir.join("out.csv");

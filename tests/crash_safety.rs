@@ -3,8 +3,10 @@
 //! the same rows, and the result equals a run that was never killed (time columns aside).
 //! Also `solve --score` through the same path: killed and resumed.
 
+mod common;
+
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -18,11 +20,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bitsolve-crash-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory of its own for the test `name`, removed when dropped.
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("crash-{name}"))
 }
 
 fn s(p: &Path) -> &str {
