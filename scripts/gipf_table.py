@@ -214,7 +214,7 @@ def main():
           "D = draw (neither side can force a win; play repeats forever), ? = not solved",
           "within the limits. Rows: GW (white pieces), columns: GB (black pieces).",
           "Below each winner grid: the solver that decided each cell (df = dfpn, ab = alphabeta,",
-          "pns, re = retro, r2 = retro2; the first of passes 1-8 that solved it) and the number of",
+          "pns, re = retro, r2 = retro2; the first of passes 1-9 that solved it) and the number of",
           "positions reachable from the initial position, as counted by retro2 where it solved the",
           "cell (`c`: classes of positions under the 12 symmetries of the board, `--symmetry`), "
           "else as enumerated by the retrograde solver retro (`>N`: more than its cap of N",
@@ -222,7 +222,8 @@ def main():
           "(`scripts/gipf_retro2.sh`); the cells it decided are listed with their distance, reachable",
           "positions, time and memory at the end. Pass 7 is forward alpha-beta again with a long",
           "limit on the cells passes 1-6 left unknown (`scripts/gipf_forward.sh`); pass 8 re-solves",
-          "the cells pass 7 decided with a 1 MiB table, as a check: every two passes that solve a cell agree.",
+          "the cells pass 7 decided with a 1 MiB table, as a check; pass 9 re-solves cells retro2 decided by",
+          "forward alpha-beta (`PASS=9 scripts/gipf_forward.sh ID`). Every two passes that solve a cell agree.",
           ""]
     letter = {"White": "W", "Black": "B", "draw": "D", "?": "?"}
     for (s, k), cells in sorted(grid.items()):
