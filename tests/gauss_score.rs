@@ -50,6 +50,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         shallow: true,
         killer: true,
         guess: true,
+        eager: true,
     };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [
@@ -57,7 +58,9 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         (1, 2, ScoreFeatures::NONE),
         (1, 0, all),
         (1, 2, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
+        (1, 2, ScoreFeatures { eager: true, killer: true, ..ScoreFeatures::NONE }),
         (2, 2, ScoreFeatures::default()),
+        (2, 1, ScoreFeatures { eager: true, ..ScoreFeatures::NONE }),
         (2, 1, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
         (3, 1, all),
     ] {

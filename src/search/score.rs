@@ -216,6 +216,11 @@ pub struct ScoreFeatures {
     /// (before the other children are even played, so a node whose children all finish the
     /// game often stops after one), and among children with equal estimates they come first.
     pub killer: bool,
+    /// The table's move is searched as soon as it is built, before the other children are
+    /// played, and so are the killers at nodes whose grandchildren end the game (where
+    /// building every child only to order them costs more than the order saves). On random
+    /// Gauss positions with 11 and 12 placements left it took 1% more nodes and 17% less time.
+    pub eager: bool,
 }
 
 /// Plies of the search that makes the first guess ([`ScoreFeatures::guess`]).
@@ -271,6 +276,7 @@ impl Default for ScoreFeatures {
             shallow: false,
             killer: true,
             guess: true,
+            eager: true,
         }
     }
 }
@@ -285,6 +291,7 @@ impl ScoreFeatures {
         shallow: false,
         killer: false,
         guess: false,
+        eager: false,
     };
 }
 
@@ -380,8 +387,12 @@ impl Interval {
             // make useful.
             return Some(guess);
         }
+        // Lower thresholds first: a test the score passes ("score >= t" true) is usually far
+        // cheaper than one it fails, so a wasted guess below costs little; and the first guess
+        // was more often above the score than below it (4 and 1 of 10 positions with 12
+        // placements left).
         for step in 0..=hi - lo {
-            for t in [guess + step, guess - step] {
+            for t in [guess - step, guess + step] {
                 if lo < t && t <= hi && !taken(t) {
                     return Some(t);
                 }
@@ -547,6 +558,17 @@ impl<'a, G: Scored> Worker<'a, G> {
         }
     }
 
+    /// Records that `mv` cut off a node at `ply` (index `p`) after its search grew the node
+    /// count from `before`: the newest killer there, and (with history) the work in its slot.
+    fn note_cutoff(&mut self, p: usize, ply: u32, mv: G::Move, before: u64) {
+        self.note_killer(p, mv);
+        if self.features.history {
+            let slot = history_slot(&mv, ply);
+            let work = (self.stats.nodes - before).min(u64::from(u32::MAX));
+            self.history[slot] = self.history[slot].saturating_add(work as u32);
+        }
+    }
+
     /// Fail-soft negamax: a value `v` with `v <= alpha` an upper bound, `v >= beta` a lower
     /// bound, else exact. Returns the best move index too; `None` when stopped.
     ///
@@ -611,16 +633,27 @@ impl<'a, G: Scored> Worker<'a, G> {
             (None, None)
         };
         let n = moves.len();
-        // Play order: the killers first, then the rest in generation order.
+        let eager = self.features.eager;
+        let tt_first = (eager && usize::from(tt_move) < n).then_some(usize::from(tt_move));
+        // Whether the children's children all end the game (as far as the last node at the
+        // next ply showed): then the killers are searched as soon as they are built.
+        let eager_killers = eager && self.buffers[p + 1].0;
+        // Play order: the table's move (with `eager`), the killers, then the rest in
+        // generation order.
         let mut play_order: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
-        for k in [killer, killer2].into_iter().flatten() {
-            play_order.push(k as u8);
+        let mut first = 0u64;
+        for k in [tt_first, killer, killer2].into_iter().flatten() {
+            if first >> k & 1 == 0 {
+                first |= 1 << k;
+                play_order.push(k as u8);
+            }
         }
         for i in 0..n {
-            if Some(i) != killer && Some(i) != killer2 {
+            if first >> i & 1 == 0 {
                 play_order.push(i as u8);
             }
         }
+        let mut unfinished = false;
         let leafy = self.buffers[p].0;
         for &i in &play_order {
             let i = usize::from(i);
@@ -647,7 +680,29 @@ impl<'a, G: Scored> Worker<'a, G> {
                     }
                 }
             } else {
+                unfinished = true;
                 let child = built.expect("an unfinished child was built");
+                if Some(i) == tt_first
+                    || (eager_killers && (Some(i) == killer || Some(i) == killer2))
+                {
+                    // Searched at once: if it cuts the node off, the other children are
+                    // never played.
+                    let before = self.stats.nodes;
+                    let Some((v, _)) = self.node(&child, -beta, -alpha, ply + 1) else {
+                        self.buffers[p].1 = children;
+                        return None;
+                    };
+                    let v = -v;
+                    if v > best.0 {
+                        best = (v, i as u8);
+                        alpha = alpha.max(v);
+                        if v >= beta {
+                            self.note_cutoff(p, ply, mv, before);
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 let order = if i == usize::from(tt_move) {
                     i32::MIN
                 } else if shallow {
@@ -669,7 +724,7 @@ impl<'a, G: Scored> Worker<'a, G> {
                 children.push(Child { order, history, tie, index: i as u8, pos: child });
             }
         }
-        let all_finished = children.is_empty();
+        let all_finished = !unfinished;
         self.buffers[p].0 = all_finished;
         if best.0 < beta && self.features.etc && !all_finished && !self.buffers[p + 1].0 {
             for c in &children {
@@ -710,12 +765,7 @@ impl<'a, G: Scored> Worker<'a, G> {
                     best = (v, c.index);
                     alpha = alpha.max(v);
                     if v >= beta {
-                        self.note_killer(p, moves[usize::from(c.index)]);
-                        if self.features.history {
-                            let slot = history_slot(&moves[usize::from(c.index)], ply);
-                            let work = (self.stats.nodes - before).min(u64::from(u32::MAX));
-                            self.history[slot] = self.history[slot].saturating_add(work as u32);
-                        }
+                        self.note_cutoff(p, ply, moves[usize::from(c.index)], before);
                         break;
                     }
                 }
