@@ -1,6 +1,9 @@
 //! `bitsolve geography tournament` end to end: client processes on our server over loopback,
 //! Swiss (with a bye for an odd count) and round robin, and the files they write.
 
+mod common;
+use common::TempDir;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -32,7 +35,7 @@ fn rows(path: &Path) -> Vec<Vec<String>> {
 
 #[test]
 fn swiss_with_an_odd_count_gives_distinct_byes() {
-    let out = std::env::temp_dir().join(format!("bitsolve-swiss-{}", std::process::id()));
+    let out = TempDir::new("swiss");
     let printed = tournament("swiss", 5, 3, &out);
     let games = rows(&out.join("games.tsv"));
     let standings = rows(&out.join("standings.tsv"));
@@ -62,17 +65,15 @@ fn swiss_with_an_odd_count_gives_distinct_byes() {
     assert_eq!(points.iter().sum::<u32>(), 9);
     assert!(points.windows(2).all(|w| w[0] >= w[1]), "{points:?}");
     assert!(printed.starts_with("rank\tplayer\tpoints"));
-    let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn round_robin_plays_every_pair() {
-    let out = std::env::temp_dir().join(format!("bitsolve-rr-{}", std::process::id()));
+    let out = TempDir::new("rr");
     tournament("round-robin", 3, 1, &out);
     let games = rows(&out.join("games.tsv"));
     assert_eq!(games.len(), 3);
     let standings = rows(&out.join("standings.tsv"));
     let played: u32 = standings.iter().map(|s| s[3].parse::<u32>().unwrap()).sum();
     assert_eq!(played, 6);
-    let _ = std::fs::remove_dir_all(&out);
 }

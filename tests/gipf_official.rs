@@ -1,6 +1,9 @@
 //! The official GIPF test pack (`datasets/gipf/official`): every expected output is reproduced,
 //! compared ignoring blank lines, trailing spaces and CR.
 
+mod common;
+use common::TempDir;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -200,8 +203,7 @@ fn solve_reads_load_format_boards_of_test_9() {
         .map(|block| block.split("SOLVE_GAME_STATE").next().unwrap())
         .collect();
     assert_eq!((boards.len(), answers.len()), (11, 11));
-    let dir = std::env::temp_dir().join(format!("bitsolve-gipf-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("gipf-load");
     for (i, (board, answer)) in boards.iter().zip(&answers).enumerate() {
         let white_to_move = board.trim().lines().nth(1).unwrap().trim_end().ends_with('W');
         let winner_is_white = answer.starts_with("WHITE");
@@ -229,7 +231,6 @@ fn solve_reads_load_format_boards_of_test_9() {
         let last = stdout.lines().last().unwrap();
         assert!(last.starts_with(&format!("{want} ")), "board {i}: {answer} -> {last}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Random streams of commands, board lines and junk never panic the interpreter, and every

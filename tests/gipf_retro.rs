@@ -2,6 +2,9 @@
 //! generation, and the solver against the brute-force oracle and against the hashed
 //! retrograde solver (`retro`) on small variants and random positions.
 
+mod common;
+use common::TempDir;
+
 use std::collections::HashSet;
 
 use bitsolve::games::gipf::index::{GipfIndex, GipfLayers};
@@ -235,8 +238,7 @@ fn the_budget_gives_unknown() {
 #[test]
 fn checkpoints_resume_and_answer_the_colour_twin() {
     use bitsolve::search::retro::gipf::solve_gipf_in;
-    let base = std::env::temp_dir().join(format!("bitsolve-retro2-ckpt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = TempDir::new("retro2-ckpt");
     let solve =
         |p: &Gipf, dir: Option<&std::path::Path>| solve_gipf_in(p, &Limits::none(), 1 << 12, dir);
     let check_move = |p: &Gipf, r: &bitsolve::Report<bitsolve::games::gipf::GipfMove>| {
@@ -287,7 +289,6 @@ fn checkpoints_resume_and_answer_the_colour_twin() {
     let (got, info) = solve(&ra, Some(&base));
     assert_eq!((got.value(), got.stats.nodes), (want.value(), want.stats.nodes));
     assert!(!info.reused);
-    std::fs::remove_dir_all(&base).unwrap();
 }
 
 /// Layers scanned in ranges with their hidden edges spilled to a file and grouped by child
@@ -295,8 +296,7 @@ fn checkpoints_resume_and_answer_the_colour_twin() {
 #[test]
 fn spilled_hidden_edges_give_the_same_cells() {
     use bitsolve::search::retro::gipf::{Retro2Options, Spilling, solve_gipf_with};
-    let base = std::env::temp_dir().join(format!("bitsolve-retro2-spill-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = TempDir::new("retro2-spill");
     let (whole, spilled) = (base.join("whole"), base.join("spilled"));
     let small = Retro2Options { spilling: Spilling { from: 50, range: 37 }, symmetry: false };
     for text in [
@@ -330,5 +330,4 @@ fn spilled_hidden_edges_give_the_same_cells() {
         }
     }
     assert!(compared >= 6, "{compared} layers compared");
-    std::fs::remove_dir_all(&base).unwrap();
 }

@@ -1,6 +1,9 @@
 //! The table solver (`--solver table --table FILE`) against alpha-beta, and its file checks.
 //! Tables are built by the binary (`bitsolve table build`) into a temporary directory.
 
+mod common;
+use common::TempDir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
@@ -16,11 +19,8 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bitsolve"))
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bitsolve-retro-table-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("retro-table-{name}"))
 }
 
 /// Builds the table of `board` under `game` (`ataxx` or `ataxx-polish`) into `dir`.
@@ -100,7 +100,6 @@ fn three_by_three_tables_agree_with_alphabeta_everywhere() {
     // Every position of the table, both rule sets.
     assert!(agrees_with_alphabeta::<false>(&std, 1) > 1000);
     assert!(agrees_with_alphabeta::<true>(&pol, 1) > 1000);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -109,7 +108,6 @@ fn three_by_four_table_agrees_with_alphabeta() {
     let std = build(&dir, "ataxx", "3x4");
     // Every 1999th rank of the 3^12 indexed positions.
     assert!(agrees_with_alphabeta::<false>(&std, 1999) > 10);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -129,7 +127,6 @@ fn other_boards_and_rules_are_unknown() {
         .solve(&start, &Limits::none());
     let got = Solver::<Ataxx<false>>::solve(&mut solver, &start, &Limits::none());
     assert_eq!(got.outcome, ab.outcome);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -219,7 +216,6 @@ fn the_command_line_answers_from_a_table() {
     ]);
     assert!(!rules.status.success());
     assert!(String::from_utf8_lossy(&rules.stderr).contains("standard rules"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -261,5 +257,4 @@ fn bad_table_files_are_refused_with_the_reason() {
     std::fs::write(&bad, &sizes).unwrap();
     let err = AtaxxTable::open(&bad).unwrap_err().to_string();
     assert!(err.contains("layer 1 has"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
 }

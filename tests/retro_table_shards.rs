@@ -2,7 +2,10 @@
 //! `table reach`, `table layer --shard K/N`, `table merge` and `table assemble` (the steps of
 //! scripts/slurm-table.sh), and `table build --map` / `--memory`, against `table build`.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::TempDir;
+
+use std::path::Path;
 use std::process::Command;
 
 use bitsolve::AtaxxStandard;
@@ -17,11 +20,8 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bitsolve"))
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("bitsolve-retro-shards-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp_dir(name: &str) -> TempDir {
+    TempDir::new(&format!("retro-shards-{name}"))
 }
 
 /// Runs `bitsolve table <args> --game G --board B --out OUT --threads 1 --quiet`; returns
@@ -80,7 +80,6 @@ fn sharded_build_equals_one_process() {
         assert_eq!(table(&["assemble", "--csv"], game, board, &layered), row);
         assert_eq!(std::fs::read(&layered).unwrap(), std::fs::read(&single).unwrap());
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -108,7 +107,6 @@ fn steps_out_of_order_are_refused_with_the_reason() {
     assert!(run(&["layer", "--layer", "8", "--shard", "0/2"]).status.success());
     assert!(err(run(&["merge", "--layer", "8", "--shards", "2"])).contains("part-1-of-2"));
     assert!(err(run(&["assemble"])).contains("not finished"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -142,7 +140,6 @@ fn mapped_builds_equal_the_in_memory_build() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("over the budget"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The library steps: scans of shards joined, then propagated, equal the layer solved at
@@ -181,7 +178,6 @@ fn shard_scans_joined_equal_the_whole_layer() {
             panic!("a cells file of the wrong length was mapped");
         };
         assert!(err.to_string().contains("expected"), "{err}");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
 
