@@ -51,6 +51,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         killer: true,
         guess: true,
         eager: true,
+        defer: true,
     };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [
@@ -61,6 +62,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         (1, 2, ScoreFeatures { eager: true, killer: true, ..ScoreFeatures::NONE }),
         (2, 2, ScoreFeatures::default()),
         (2, 1, ScoreFeatures { eager: true, ..ScoreFeatures::NONE }),
+        (2, 1, ScoreFeatures { defer: true, killer: true, ..ScoreFeatures::NONE }),
         (2, 1, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
         (3, 1, all),
     ] {
