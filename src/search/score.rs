@@ -448,6 +448,8 @@ struct Shared {
 
 /// Slots of [`Shared::busy`] (a power of two).
 const BUSY_SLOTS: usize = 1 << 12;
+/// Mixes the threshold of a test into its [`Shared::busy`] marks.
+const BUSY_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Shared {
     /// Whether another thread is searching the position of key `key`.
@@ -805,7 +807,8 @@ impl<'a, G: Scored> Worker<'a, G> {
                 children.swap(k, first);
                 let c = &children[k];
                 let mark = if defer && searched && !deferred.is_full() {
-                    let ck = self.key(&c.pos);
+                    // Marked per test: a thread testing another threshold does not wait.
+                    let ck = self.key(&c.pos) ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
                     if self.shared.is_busy(ck) {
                         deferred.push(k as u8);
                         continue;
