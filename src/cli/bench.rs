@@ -27,6 +27,9 @@ pub struct BenchArgs {
 enum Task {
     Perft(u32, u64),
     Solve(SolverKind, &'static str),
+    /// The exact final score by the alpha-beta score solver on one thread (Gauss only: the
+    /// game with a score).
+    Score(i32),
 }
 
 /// The suite: (game, position, task). Perft items assert their published counts; solve items
@@ -55,6 +58,7 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Geography, GEOGRAPHY_K6, Task::Solve(SolverKind::Dfpn, "win")),
     (GameKind::Gauss, GAUSS_START, Task::Perft(3, 47_184)),
     (GameKind::Gauss, GAUSS_6_LEFT, Task::Solve(SolverKind::Alphabeta, "win")),
+    (GameKind::Gauss, GAUSS_9_LEFT, Task::Score(3)),
 ];
 
 /// Szochy 5x5 with a hole, king, knight and rook (12,144 positions): a first-player win.
@@ -67,6 +71,9 @@ const GEOGRAPHY_K6: &str = "6 0 15 0 1 0 2 0 3 0 4 0 5 1 2 1 3 1 4 1 5 2 3 2 4 2
 const GAUSS_START: &str = "..../...../....../......./....../...../.... r 10/5 5/10 0/0 0/0";
 /// Gauss with 6 placements left (`datasets/gauss/endgames.tsv` r06-0): a win.
 const GAUSS_6_LEFT: &str = "..b./.r.r./bb..bb/r.r..../.b..../...../..b. r 3/0 0/3 7/4 1/1";
+
+/// Gauss with 9 placements left (`datasets/gauss/endgames.tsv` r09-0): the mover scores 3.
+const GAUSS_9_LEFT: &str = "...r/.br../r.r.br/...rb.b/br..r./..b../rrr. b 4/0 0/5 0/4 0/0";
 
 /// GIPF S=2, K=2, 8+8 pieces, the initial position: a draw (23,132 reachable positions).
 const GIPF_S2_DRAW: &str = "2 2 8 8/5 5 W/WB/B_W/WB";
@@ -96,7 +103,10 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     let mut total_nodes = 0u64;
     let start = Instant::now();
     for (game, position, task) in SUITE {
-        let nodes = with_game!(*game, G => run_task::<G>(*game, position, task))?;
+        let nodes = match task {
+            Task::Score(expected) => run_score(*game, position, *expected)?,
+            _ => with_game!(*game, G => run_task::<G>(*game, position, task))?,
+        };
         total_nodes += nodes;
     }
     let secs = start.elapsed().as_secs_f64();
@@ -146,6 +156,30 @@ fn parse_signature(bytes: &[u8]) -> Result<u64> {
     found.map(|(_, v)| v).context("no signature in the file (one line with a decimal number)")
 }
 
+/// Solves the exact score of a Gauss `position` on one thread (so the node count is the same on
+/// every machine) and checks it.
+fn run_score(game: GameKind, position: &str, expected: i32) -> Result<u64> {
+    if game != GameKind::Gauss {
+        bail!("bench score items are Gauss positions, not {game}");
+    }
+    let pos = bitsolve::games::gauss::Gauss::parse_position(position)
+        .with_context(|| format!("bench position {position}"))?;
+    let start = Instant::now();
+    let options = SolverOptions { threads: 1, tt_mib: 16, ..SolverOptions::default() };
+    let report = bitsolve::search::score::make_score_solver(SolverKind::Alphabeta, &options)
+        .solve_score(&pos, &Limits::none());
+    if report.score != Some(expected) {
+        bail!("{game} score of {position} = {:?}, expected {expected}", report.score);
+    }
+    let nodes = report.stats.nodes;
+    let label = format!("score alphabeta {expected}");
+    println!(
+        "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(nodes)
+}
+
 fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) -> Result<u64> {
     let pos = G::parse_position(position).with_context(|| format!("bench position {position}"))?;
     let start = Instant::now();
@@ -167,6 +201,7 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
             }
             (format!("solve {} {got}", kind.name()), report.stats.nodes)
         }
+        Task::Score(_) => bail!("score items run through run_score, not as {game} tasks"),
     };
     println!(
         "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
