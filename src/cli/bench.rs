@@ -10,8 +10,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use bitsolve::search::score::make_score_solver;
 use bitsolve::{
-    GameKind, Limits, Notation, Perft, SolverKind, SolverOptions, make_solver, with_game,
+    GameKind, Limits, Notation, Perft, Scored, SolverKind, SolverOptions, make_solver, with_game,
+    with_scored_game,
 };
 
 /// Arguments of `bitsolve bench`.
@@ -27,8 +29,8 @@ pub struct BenchArgs {
 enum Task {
     Perft(u32, u64),
     Solve(SolverKind, &'static str),
-    /// The exact final score by the alpha-beta score solver on one thread (Gauss only: the
-    /// game with a score).
+    /// The exact final score by the alpha-beta score solver on one thread (games with a final
+    /// score: Gauss).
     Score(i32),
 }
 
@@ -156,28 +158,34 @@ fn parse_signature(bytes: &[u8]) -> Result<u64> {
     found.map(|(_, v)| v).context("no signature in the file (one line with a decimal number)")
 }
 
-/// Solves the exact score of a Gauss `position` on one thread (so the node count is the same on
-/// every machine) and checks it.
+/// Solves the exact score of `position` on one thread (so the node count is the same on every
+/// machine) and checks it; for games with a final score only.
 fn run_score(game: GameKind, position: &str, expected: i32) -> Result<u64> {
-    if game != GameKind::Gauss {
-        bail!("bench score items are Gauss positions, not {game}");
-    }
-    let pos = bitsolve::games::gauss::Gauss::parse_position(position)
-        .with_context(|| format!("bench position {position}"))?;
+    with_scored_game!(game, G => score_task::<G>(game, position, expected), {
+        bail!("bench score items need a game with a final score; {game} has none")
+    })
+}
+
+fn score_task<G: Notation + Scored>(game: GameKind, position: &str, expected: i32) -> Result<u64> {
+    let pos = G::parse_position(position).with_context(|| format!("bench position {position}"))?;
     let start = Instant::now();
     let options = SolverOptions { threads: 1, tt_mib: 16, ..SolverOptions::default() };
-    let report = bitsolve::search::score::make_score_solver(SolverKind::Alphabeta, &options)
-        .solve_score(&pos, &Limits::none());
+    let report =
+        make_score_solver::<G>(SolverKind::Alphabeta, &options).solve_score(&pos, &Limits::none());
     if report.score != Some(expected) {
         bail!("{game} score of {position} = {:?}, expected {expected}", report.score);
     }
     let nodes = report.stats.nodes;
-    let label = format!("score alphabeta {expected}");
+    print_item(game, position, &format!("score alphabeta {expected}"), nodes, start);
+    Ok(nodes)
+}
+
+/// Prints one item's line: game, position, what was run, nodes and time.
+fn print_item(game: GameKind, position: &str, label: &str, nodes: u64, start: Instant) {
     println!(
         "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
         start.elapsed().as_secs_f64()
     );
-    Ok(nodes)
 }
 
 fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) -> Result<u64> {
@@ -203,10 +211,7 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
         }
         Task::Score(_) => bail!("score items run through run_score, not as {game} tasks"),
     };
-    println!(
-        "{game:<13} {position:<34} {label:<22} {nodes:>10} nodes {:>8.3}s",
-        start.elapsed().as_secs_f64()
-    );
+    print_item(game, position, &label, nodes, start);
     Ok(nodes)
 }
 

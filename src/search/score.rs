@@ -788,7 +788,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         }
         if best.0 < beta {
             // With threads, a child another thread is searching waits until the others are
-            // done (ABDADA's exclusive search), except the first one searched.
+            // done (ABDADA's exclusive search), once this node has a value from some child.
             let defer = self.features.defer
                 && self.shared.threads > 1
                 && ply + DEFER_HEIGHT <= self.stats.max_depth;
