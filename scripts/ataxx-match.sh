@@ -5,7 +5,9 @@
 # was copied from /work/shared/tools) (standard rules, 2 s + 20 ms,
 # ply3_fair openings played with both colours, no adjudication).
 #   ataxx-match.sh [-g GAMES] [-t TIME_MS] [-i INC_MS] [-c CONCURRENCY] [-o OUTDIR] ENGINE1 ENGINE2
-# (-c is this copy's addition: games played side by side, default 1 as in the template.)
+# (-c is this copy's addition: games played side by side, default 1 as in the template; so is
+# SPRT="ELO0 ELO1" in the environment: a sequential test with alpha = beta = 0.05 that stops the
+# match once it decides, as the changelog's search changes were tested.)
 # ENGINE: bitsolve (= $BITSOLVE ataxx uai, default ./target/release/bitsolve),
 #         zataxx ($A/Zataxx/target/release/zataxx, A default /tmp/ataxx), builtin:random, builtin:mostcaptures,
 #         builtin:leastcaptures, or NAME=/path/to/engine [arguments]
@@ -20,7 +22,7 @@ while getopts g:t:i:c:o: opt; do
   case $opt in g) games=$OPTARG;; t) tms=$OPTARG;; i) inc=$OPTARG;; c) conc=$OPTARG;; o) out=$OPTARG;; *) exit 2;; esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 2 ] || { sed -n '2,14p' "$0"; exit 2; }
+[ $# -eq 2 ] || { sed -n '2,16p' "$0"; exit 2; }
 [ -x "$CUTE" ] || { echo "cuteataxx-cli not found at $CUTE: build it with ataxx-anchors.sh"; exit 1; }
 n1=$(printf '%s' "${1%%=*}" | tr -c 'A-Za-z0-9_.\n-' '_'); n1=${n1#builtin:}
 n2=$(printf '%s' "${2%%=*}" | tr -c 'A-Za-z0-9_.\n-' '_'); n2=${n2#builtin:}
@@ -50,6 +52,10 @@ def engine(spec):
     if args.strip():
         e["arguments"] = args.strip()
     return e
+sprt = os.environ.get("SPRT", "").split()
+if sprt:
+    s["sprt"] = {"enabled": True, "autostop": True, "elo0": float(sprt[0]), "elo1": float(sprt[1]),
+                 "alpha": 0.05, "beta": 0.05}
 s["openings"]["path"] = os.environ["A"] + "/cuteataxx/res/openings/ply3_fair.txt"
 s["engines"] = [engine(e1), engine(e2)]
 names = [e["name"] for e in s["engines"]]

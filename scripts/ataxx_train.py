@@ -1,10 +1,21 @@
 #!/usr/bin/env python3
-"""Trains the Ataxx NNUE on `bitsolve ataxx datagen` data and writes the quantised net file.
+"""Trains an Ataxx NNUE on `bitsolve ataxx datagen` data and writes the quantised net file.
 
-Net (src/games/ataxx/nnue/mod.rs has the file format): 98 colour-relative inputs per
-perspective (own stones on 49 squares, then the other side's), one shared input layer of
-HIDDEN units per perspective, SCReLU (clamp(x, 0, 1)^2), side to move's half then the other's,
-one output logit y; the win probability of the side to move is modelled as sigmoid(y).
+Two architectures (`--arch`); both end in SCReLU (clamp(x, 0, 1)^2) and one output logit y, and
+the win probability of the side to move is modelled as sigmoid(y).
+
+squares (the default; file format version 1, src/games/ataxx/nnue/mod.rs): 98 colour-relative
+inputs per perspective (own stones on 49 squares, then the other side's), one shared input layer
+of 128 units per perspective, side to move's half then the other's into the output.
+
+tuples (file format version 2, src/games/ataxx/nnue/tuples.rs): one perspective, the side to
+move. The 7x7 board (square s = 7 * rank + file) has 36 windows of 2x2 squares, w = 6 * r + f
+for the window with lower left square rank r, file f (r, f in 0..6), covering (r, f), (r, f + 1),
+(r + 1, f), (r + 1, f + 1) with base-3 digit weights 1, 3, 9, 27 in that order; a digit is 0 for
+an empty square, 1 for a stone of the side to move, 2 for one of the other side. Feature
+81 * w + state is on for each window, so 36 of the 2916 inputs are on (value 1). Hidden layer of
+H units (`--hidden`, a multiple of 16 in 16..=512, default 256), then the output. Needs scipy
+besides numpy (pip install scipy) for its sparse products.
 
 Target: LAMBDA * sigmoid(score / K) + (1 - LAMBDA) * result, with score the search score of the
 data (engine units, side to move) and result 1 / 0.5 / 0 from the side to move's view; K is
@@ -12,16 +23,27 @@ fitted first, as the scale that best predicts the results from the scores (cross
 is written as the net's scale, so the net's evaluation y * K is in the same units as the
 hand-made evaluation the search margins were tuned for. Loss: cross-entropy of sigmoid(y)
 against the target. Optimiser: Adam with a step-wise learning-rate drop; weights clipped so
-the quantised net cannot overflow (input weights within +-2, output weights within +-127/64).
+the quantised net cannot overflow (squares: input weights and biases within +-2; tuples: within
++-1.5, as 36 rows and the bias are summed in i16; output weights within +-127/64).
 
-Only numpy is needed (pip install numpy). One BLAS thread (set before numpy loads).
+File format version 2 (tuples), little-endian: magic `BSAXNNUE`; u32 version 2, inputs 2916,
+hidden H, QA 255, QB 64; i32 scale round(K); input weights, 2916 rows (one per feature) of H i16
+round(w * QA); input biases, H i16 round(b * QA); output weights, H i16 round(w * QB) within
++-127; output bias, i32 round(b * QA * QB). 32 + 2 * (2916 * H + 2 * H) + 4 bytes in all. The
+engine's evaluation: acc = bias + the 36 rows, v = clamp(acc, 0, QA),
+logit = (trunc(sum(v * v * w) / QA) + output bias) / (QA * QB).
+
+Only numpy is needed for squares (pip install numpy), numpy and scipy for tuples. One BLAS
+thread (set before numpy loads).
 
     nice -n 10 python3 scripts/ataxx_train.py /work/data/ataxx/gen1.bin --out nets/ataxx/net1.nnue
+    nice -n 10 python3 scripts/ataxx_train.py /work/data/ataxx/gen2.bin --arch tuples --out nets/ataxx/tuples1.nnue
 
 With `--augment` each batch is seen under one of the 8 symmetries of the square board (chosen at
-random per batch; Ataxx rules are symmetric under all of them). With `--checkpoint FILE` the
-weights, the optimiser state and the random generator are saved after every epoch and a run
-started again with the same arguments resumes after the last saved epoch.
+random per batch; Ataxx rules are symmetric under all of them; the tuples net's window states are
+computed from the transformed board). With `--checkpoint FILE` the weights, the optimiser state
+and the random generator are saved after every epoch and a run started again with the same
+arguments resumes after the last saved epoch.
 
 Prints the fitted K, the train and validation loss per epoch (validation: the last 5% of
 games), and the loss of the quantised net on the validation positions.
@@ -46,6 +68,16 @@ HEADER = 48
 RECORD = 24
 # Stride-8 bit of each of the 49 squares, in the order s = 7 * rank + file.
 SQUARE_BITS = np.array([8 * r + f for r in range(7) for f in range(7)])
+# The tuples net: 36 windows of 2x2 squares, 81 states each.
+WINDOWS = 36
+STATES = 81
+TUPLE_INPUTS = WINDOWS * STATES
+TUPLE_HIDDEN = 256
+# Squares of window w = 6 * r + f, in digit order (weights 1, 3, 9, 27), shape (36, 4).
+WINDOW_SQUARES = np.array([[7 * r + f, 7 * r + f + 1, 7 * (r + 1) + f, 7 * (r + 1) + f + 1]
+                           for r in range(6) for f in range(6)])
+# First feature of each window.
+WINDOW_BASE = (STATES * np.arange(WINDOWS)).astype(np.int32)
 
 
 def load(paths):
@@ -95,13 +127,36 @@ def symmetries():
     return out
 
 
-def features(rec):
-    """Inputs of the side to move's and the other perspective, (N, 98) uint8 each."""
+def own_other(rec):
+    """Stones of the side to move and of the other side, (N, 49) uint8 each."""
     x, o = bits49(rec["x"]), bits49(rec["o"])
     second = (rec["side"] == 1)[:, None]
-    own = np.where(second, o, x)
-    other = np.where(second, x, o)
+    return np.where(second, o, x), np.where(second, x, o)
+
+
+def features(rec):
+    """Inputs of the side to move's and the other perspective, (N, 98) uint8 each."""
+    own, other = own_other(rec)
     return np.concatenate([own, other], axis=1), np.concatenate([other, own], axis=1)
+
+
+def square_digits(rec):
+    """(N, 49) uint8 digit per square: 0 empty, 1 side to move's stone, 2 the other side's."""
+    own, other = own_other(rec)
+    return own + 2 * other
+
+
+def window_states(digits, squares=WINDOW_SQUARES):
+    """(N, 36) uint8 state (0..80) of each window from the square digits.
+
+    `squares` gives the squares of each window in digit order; `perm[WINDOW_SQUARES]` gives
+    the states of the board transformed by a symmetry `perm` (square s of it is square perm[s]
+    of the original board, as in `symmetries()`).
+    """
+    st = digits[:, squares[:, 0]].copy()
+    for i, weight in ((1, 3), (2, 9), (3, 27)):
+        st += weight * digits[:, squares[:, i]]
+    return st
 
 
 def sigmoid(z):
@@ -123,24 +178,63 @@ def fit_k(score, result):
     return best
 
 
-class Net:
-    def __init__(self, rng):
+def clip_weights(net, limit):
+    """Keeps the input weights and biases within +-limit and the output weights within
+    +-127 / QB, so that the quantised net cannot overflow."""
+    np.clip(net.w1, -limit, limit, out=net.w1)
+    np.clip(net.b1, -limit, limit, out=net.b1)
+    np.clip(net.w2, -127 / QB, 127 / QB, out=net.w2)
+
+
+def net_bytes(net, version, inputs, hidden, scale):
+    """The net file's bytes: the header, then the weights quantised (the layout both versions
+    share)."""
+    w1 = np.round(net.w1 * QA).astype("<i2")
+    b1 = np.round(net.b1 * QA).astype("<i2")
+    w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
+    b2 = int(np.round(net.b2[0] * QA * QB))
+    head = b"BSAXNNUE" + struct.pack("<5Ii", version, inputs, hidden, QA, QB, int(round(scale)))
+    return head + w1.tobytes() + b1.tobytes() + w2.tobytes() + struct.pack("<i", b2)
+
+
+class SquareNet:
+    """The squares net: 98 inputs per perspective, two perspectives (file format version 1)."""
+
+    def __init__(self, rng, hidden=HIDDEN):
+        assert hidden == HIDDEN
         self.w1 = (rng.standard_normal((INPUTS, HIDDEN)) * 0.1).astype(np.float32)
         self.b1 = np.full(HIDDEN, 0.2, dtype=np.float32)
         self.w2 = (rng.standard_normal(2 * HIDDEN) * 0.05).astype(np.float32)
         self.b2 = np.zeros(1, dtype=np.float32)
 
+    @staticmethod
+    def encode(rec):
+        """Per-position inputs of all records, kept for the whole run."""
+        return features(rec)
+
+    @staticmethod
+    def batch(enc, j, perm=None):
+        """Float inputs (xs, xn) of positions j, under the symmetry perm (98 inputs) if given."""
+        xs_all, xn_all = enc
+        xs = xs_all[j].astype(np.float32)
+        xn = xn_all[j].astype(np.float32)
+        if perm is not None:
+            xs, xn = xs[:, perm], xn[:, perm]
+        return xs, xn
+
     def params(self):
         return [self.w1, self.b1, self.w2, self.b2]
 
-    def forward(self, xs, xn):
+    def forward(self, inputs):
+        xs, xn = inputs
         a_s = xs @ self.w1 + self.b1
         a_n = xn @ self.w1 + self.b1
         c_s, c_n = np.clip(a_s, 0, 1), np.clip(a_n, 0, 1)
         y = (c_s * c_s) @ self.w2[:HIDDEN] + (c_n * c_n) @ self.w2[HIDDEN:] + self.b2[0]
         return y, (a_s, a_n, c_s, c_n)
 
-    def gradients(self, xs, xn, cache, dy):
+    def gradients(self, inputs, cache, dy):
+        xs, xn = inputs
         a_s, a_n, c_s, c_n = cache
         g_w2 = np.concatenate([(c_s * c_s).T @ dy, (c_n * c_n).T @ dy])
         g_b2 = np.array([dy.sum()], dtype=np.float32)
@@ -151,42 +245,140 @@ class Net:
         return [g_w1, g_b1, g_w2, g_b2]
 
     def clip(self):
-        np.clip(self.w1, -2.0, 2.0, out=self.w1)
-        np.clip(self.b1, -2.0, 2.0, out=self.b1)
-        np.clip(self.w2, -127 / QB, 127 / QB, out=self.w2)
+        clip_weights(self, 2.0)
+
+    def quantise(self, scale):
+        """The net file's bytes (format version 1)."""
+        return net_bytes(self, 1, INPUTS, HIDDEN, scale)
+
+    @staticmethod
+    def quantised_logits(data, enc, j):
+        """The logits the engine computes from the file's integers (mirrors nnue/mod.rs)."""
+        xs, xn = enc[0][j], enc[1][j]
+        off = 32
+        w1 = np.frombuffer(data, "<i2", INPUTS * HIDDEN, off).reshape(INPUTS, HIDDEN).astype(np.int64)
+        off += 2 * INPUTS * HIDDEN
+        b1 = np.frombuffer(data, "<i2", HIDDEN, off).astype(np.int64)
+        off += 2 * HIDDEN
+        w2 = np.frombuffer(data, "<i2", 2 * HIDDEN, off).astype(np.int64)
+        off += 4 * HIDDEN
+        b2 = struct.unpack("<i", data[off:off + 4])[0]
+        a_s = np.clip(xs.astype(np.int64) @ w1 + b1, 0, QA)
+        a_n = np.clip(xn.astype(np.int64) @ w1 + b1, 0, QA)
+        s = (a_s * a_s) @ w2[:HIDDEN] + (a_n * a_n) @ w2[HIDDEN:]
+        raw = np.floor_divide(s, QA)  # Rust's division truncates; the difference is at most one unit
+        return (raw + b2) / (QA * QB)
 
 
-def quantise(net, scale):
-    """The net file's bytes (format version 1)."""
-    w1 = np.round(net.w1 * QA).astype("<i2")
-    b1 = np.round(net.b1 * QA).astype("<i2")
-    w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
-    b2 = int(np.round(net.b2[0] * QA * QB))
-    head = b"BSAXNNUE" + struct.pack("<5Ii", 1, INPUTS, HIDDEN, QA, QB, int(round(scale)))
-    return head + w1.tobytes() + b1.tobytes() + w2.tobytes() + struct.pack("<i", b2)
+def scipy_sparse():
+    """scipy.sparse, which the tuples net needs; exits with a message if scipy is missing."""
+    try:
+        import scipy.sparse
+    except ImportError:
+        sys.exit("--arch tuples needs scipy for its sparse products: pip install scipy")
+    return scipy.sparse
 
 
-def quantised_logits(data, xs, xn):
-    """The logits the engine computes from the file's integers (mirrors nnue/mod.rs)."""
-    off = 32
-    w1 = np.frombuffer(data, "<i2", INPUTS * HIDDEN, off).reshape(INPUTS, HIDDEN).astype(np.int64)
-    off += 2 * INPUTS * HIDDEN
-    b1 = np.frombuffer(data, "<i2", HIDDEN, off).astype(np.int64)
-    off += 2 * HIDDEN
-    w2 = np.frombuffer(data, "<i2", 2 * HIDDEN, off).astype(np.int64)
-    off += 4 * HIDDEN
-    b2 = struct.unpack("<i", data[off:off + 4])[0]
-    a_s = np.clip(xs.astype(np.int64) @ w1 + b1, 0, QA)
-    a_n = np.clip(xn.astype(np.int64) @ w1 + b1, 0, QA)
-    s = (a_s * a_s) @ w2[:HIDDEN] + (a_n * a_n) @ w2[HIDDEN:]
-    raw = np.floor_divide(s, QA)  # Rust's division truncates; the difference is at most one unit
-    return (raw + b2) / (QA * QB)
+class TupleNet:
+    """The tuples net: 2916 window-state inputs, the side to move's view (file format version 2).
+
+    A batch is a sparse (B, 2916) matrix with 36 ones per row, so the input layer is a sparse
+    product (scipy) and no dense input matrix is built.
+    """
+
+    def __init__(self, rng, hidden=TUPLE_HIDDEN):
+        self.sparse = scipy_sparse()
+        self.hidden = hidden
+        # 36 rows are summed: a spread of 0.05 per row gives accumulators of spread ~0.3.
+        self.w1 = (rng.standard_normal((TUPLE_INPUTS, hidden)) * 0.05).astype(np.float32)
+        self.b1 = np.full(hidden, 0.2, dtype=np.float32)
+        self.w2 = (rng.standard_normal(hidden) * 0.05).astype(np.float32)
+        self.b2 = np.zeros(1, dtype=np.float32)
+
+    @staticmethod
+    def encode(rec):
+        """Square digits (N, 49) and window states under the identity (N, 36), uint8 each."""
+        digits = square_digits(rec)
+        return digits, window_states(digits)
+
+    def batch(self, enc, j, perm=None):
+        """Sparse inputs of positions j, under the symmetry perm (98 inputs, as for squares).
+
+        Under a symmetry the window states are recomputed from the transformed board: windows
+        map to windows, but the order of the squares inside a window changes.
+        """
+        digits, states = enc
+        if perm is None:
+            st = states[j]
+        else:
+            st = window_states(digits[j], perm[:49][WINDOW_SQUARES])
+        return self.sparse_rows(st)
+
+    def sparse_rows(self, st):
+        """CSR matrix (B, 2916) with a one at 81 * w + st[b, w] for each row b and window w."""
+        n = st.shape[0]
+        cols = (st.astype(np.int32) + WINDOW_BASE).ravel()
+        indptr = np.arange(0, WINDOWS * n + 1, WINDOWS, dtype=np.int32)
+        ones = np.ones(cols.size, dtype=np.float32)
+        return self.sparse.csr_matrix((ones, cols, indptr), shape=(n, TUPLE_INPUTS))
+
+    def params(self):
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def forward(self, x):
+        a = x @ self.w1 + self.b1
+        c = np.clip(a, 0, 1)
+        y = (c * c) @ self.w2 + self.b2[0]
+        return y, (a, c)
+
+    def gradients(self, x, cache, dy):
+        a, c = cache
+        g_w2 = (c * c).T @ dy
+        g_b2 = np.array([dy.sum()], dtype=np.float32)
+        d = dy[:, None] * self.w2 * 2 * c * ((a > 0) & (a < 1))
+        g_w1 = np.asarray(x.T @ d, dtype=np.float32)
+        g_b1 = d.sum(0)
+        return [g_w1, g_b1, g_w2, g_b2]
+
+    def clip(self):
+        clip_weights(self, 1.5)
+
+    def quantise(self, scale):
+        """The net file's bytes (format version 2)."""
+        return net_bytes(self, 2, TUPLE_INPUTS, self.hidden, scale)
+
+    @staticmethod
+    def quantised_logits(data, enc, j):
+        """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
+        hidden = struct.unpack("<I", data[16:20])[0]
+        off = 32
+        w1 = np.frombuffer(data, "<i2", TUPLE_INPUTS * hidden, off).reshape(TUPLE_INPUTS, hidden)
+        off += 2 * TUPLE_INPUTS * hidden
+        b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
+        off += 2 * hidden
+        w2 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
+        off += 2 * hidden
+        b2 = struct.unpack("<i", data[off:off + 4])[0]
+        idx = enc[1][j].astype(np.int64) + WINDOW_BASE
+        acc = np.broadcast_to(b1, (idx.shape[0], hidden)).copy()
+        for w in range(WINDOWS):
+            acc += w1[idx[:, w]]
+        v = np.clip(acc, 0, QA)
+        s = (v * v) @ w2
+        raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
+        return (raw + b2) / (QA * QB)
+
+
+ARCHS = {"squares": SquareNet, "tuples": TupleNet}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+", help="datagen files")
     ap.add_argument("--out", required=True, help="net file to write")
+    ap.add_argument("--arch", choices=list(ARCHS), default="squares", help="net architecture")
+    ap.add_argument("--hidden", type=int, help="hidden units (squares: 128 only; tuples: a "
+                    f"multiple of 16 in 16..=512, default {TUPLE_HIDDEN})")
     ap.add_argument("--epochs", type=int, default=20)
     ap.add_argument("--batch", type=int, default=8192)
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -197,6 +389,15 @@ def main():
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     args = ap.parse_args()
+    if args.arch == "squares":
+        hidden = HIDDEN if args.hidden is None else args.hidden
+        if hidden != HIDDEN:
+            ap.error(f"the squares net has {HIDDEN} hidden units")
+    else:
+        hidden = TUPLE_HIDDEN if args.hidden is None else args.hidden
+        if hidden % 16 or not 16 <= hidden <= 512:
+            ap.error("the tuples net's hidden units must be a multiple of 16 in 16..=512")
+        scipy_sparse()
 
     rng = np.random.default_rng(args.seed)
     rec = load(args.data)
@@ -211,12 +412,12 @@ def main():
     print(f"K = {k:.1f} (result cross-entropy from scores {k_loss:.4f}; "
           f"constant {cross_entropy(np.full(result.size, result.mean()), result):.4f})", flush=True)
     target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k)).astype(np.float32)
-    xs_all, xn_all = features(rec)
+    net = ARCHS[args.arch](rng, hidden)
+    enc = net.encode(rec)
     train = np.flatnonzero(~is_val)
     val = np.flatnonzero(is_val)
     print(f"train {train.size} positions, validation {val.size}", flush=True)
 
-    net = Net(rng)
     m = [np.zeros_like(p) for p in net.params()]
     v = [np.zeros_like(p) for p in net.params()]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
@@ -224,6 +425,12 @@ def main():
     first = 0
     if args.checkpoint and os.path.exists(args.checkpoint):
         ck = np.load(args.checkpoint, allow_pickle=True)
+        # Checkpoints without these keys are of the squares net.
+        saved = (str(ck["arch"]) if "arch" in ck else "squares",
+                 int(ck["hidden"]) if "hidden" in ck else HIDDEN)
+        if saved != (args.arch, hidden):
+            sys.exit(f"{args.checkpoint}: a {saved[0]} net with {saved[1]} hidden units, "
+                     f"not {args.arch} with {hidden}")
         for q, param in enumerate(net.params()):
             param[...] = ck[f"p{q}"]
             m[q][...] = ck[f"m{q}"]
@@ -237,7 +444,7 @@ def main():
         losses, n = 0.0, 0
         for i in range(0, idx.size, 65536):
             j = idx[i:i + 65536]
-            y, _ = net.forward(xs_all[j].astype(np.float32), xn_all[j].astype(np.float32))
+            y, _ = net.forward(net.batch(enc, j))
             losses += cross_entropy(sigmoid(y), target[j]) * j.size
             n += j.size
         return losses / max(n, 1)
@@ -248,16 +455,13 @@ def main():
         total = 0.0
         for i in range(0, order.size, args.batch):
             j = order[i:i + args.batch]
-            xs = xs_all[j].astype(np.float32)
-            xn = xn_all[j].astype(np.float32)
-            if args.augment:
-                perm = perms[rng.integers(8)]
-                xs, xn = xs[:, perm], xn[:, perm]
-            y, cache = net.forward(xs, xn)
+            perm = perms[rng.integers(8)] if args.augment else None
+            inputs = net.batch(enc, j, perm)
+            y, cache = net.forward(inputs)
             p = sigmoid(y)
             total += cross_entropy(p, target[j]) * j.size
             dy = ((p - target[j]) / j.size).astype(np.float32)
-            grads = net.gradients(xs, xn, cache, dy)
+            grads = net.gradients(inputs, cache, dy)
             step += 1
             for q, (param, g) in enumerate(zip(net.params(), grads)):
                 m[q] = beta1 * m[q] + (1 - beta1) * g
@@ -273,15 +477,16 @@ def main():
             state.update({f"m{q}": a for q, a in enumerate(m)})
             state.update({f"v{q}": a for q, a in enumerate(v)})
             tmp = args.checkpoint + ".tmp.npz"
-            np.savez(tmp, step=step, epoch=epoch + 1, rng=np.array(rng.bit_generator.state, dtype=object), **state)
+            np.savez(tmp, step=step, epoch=epoch + 1, rng=np.array(rng.bit_generator.state, dtype=object),
+                     arch=args.arch, hidden=hidden, **state)
             os.replace(tmp, args.checkpoint)
 
-    data = quantise(net, k)
+    data = net.quantise(k)
     with open(args.out, "wb") as f:
         f.write(data)
     j = val[:100000]
-    yq = quantised_logits(data, xs_all[j], xn_all[j])
-    yf, _ = net.forward(xs_all[j].astype(np.float32), xn_all[j].astype(np.float32))
+    yq = net.quantised_logits(data, enc, j)
+    yf, _ = net.forward(net.batch(enc, j))
     print(f"wrote {args.out} ({len(data)} bytes, scale {int(round(k))}): quantised validation "
           f"loss {cross_entropy(sigmoid(yq), target[j]):.5f}, float {cross_entropy(sigmoid(yf), target[j]):.5f}, "
           f"largest logit difference {np.abs(yq - yf).max():.4f}", flush=True)

@@ -1,6 +1,11 @@
 //! A learned evaluation for the Ataxx engine: an NNUE (efficiently updatable neural network).
 //!
-//! # Shape
+//! Two architectures, told apart by the file's version: the *squares* net of this module
+//! (version 1), whose accumulators follow the moves, and the [`tuples`] net (version 2), whose
+//! inputs are the 36 2x2 windows of the board and which is evaluated from scratch. [`Network`]
+//! reads either; [`NetAtaxx`] plays with either.
+//!
+//! # Shape (squares net)
 //!
 //! `98 -> 2 x HIDDEN -> 1`. The inputs of one *perspective* (a colour) are 49 "own stone on
 //! square s" features and 49 "other stone on square s" features, `s = 7 * rank + file`
@@ -26,7 +31,7 @@
 //! [`Game::play`] from the squares that changed, so a search that
 //! copies positions (copy-make) copies the accumulators with them.
 //!
-//! # File format (`.nnue`, little-endian), version 1
+//! # File format of the squares net (`.nnue`, little-endian), version 1
 //!
 //! | bytes | field |
 //! |-------|-------|
@@ -47,6 +52,7 @@
 
 #[cfg(test)]
 mod tests;
+pub mod tuples;
 
 use std::sync::OnceLock;
 
@@ -63,13 +69,13 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Largest output weight magnitude a file may hold.
 pub const MAX_OUTPUT_WEIGHT: i16 = 127;
-/// File format version.
+/// File format version of a squares net.
 pub const VERSION: u32 = 1;
 /// Magic bytes at the start of a net file.
 pub const MAGIC: &[u8; 8] = b"BSAXNNUE";
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 32;
-/// Bytes of a whole net file.
+/// Bytes of a whole squares net file.
 pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
 
 /// The embedded default net (see `nets/ataxx/README.md`).
@@ -99,11 +105,17 @@ impl std::fmt::Display for NetError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NetError::BadMagic => write!(f, "not an Ataxx net (magic is not BSAXNNUE)"),
-            NetError::Version(v) => write!(f, "net format version {v}, this build reads {VERSION}"),
+            NetError::Version(v) => {
+                write!(
+                    f,
+                    "net format version {v}, this build reads {VERSION} and {}",
+                    tuples::VERSION
+                )
+            }
             NetError::Shape(what, got, want) => write!(f, "{what} is {got}, expected {want}"),
             NetError::Scale(s) => write!(f, "scale {s} outside 1..=10000"),
             NetError::Length(got, want) => {
-                write!(f, "file is {got} bytes, a version-{VERSION} net is {want}")
+                write!(f, "file is {got} bytes, a net of this header is {want}")
             }
             NetError::OutputWeight(i) => {
                 write!(f, "output weight {i} is beyond ±{MAX_OUTPUT_WEIGHT}")
@@ -115,9 +127,19 @@ impl std::fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// A quantised net (see the [module docs](self) for the shape and the file format).
+/// A net file of either architecture: the squares net of this module (version 1) or the
+/// [`tuples`] net (version 2).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Network {
+pub enum Network {
+    /// Version 1: `98 -> 2 x HIDDEN -> 1`, accumulators kept up to date move by move.
+    Squares(Box<SquareNet>),
+    /// Version 2: 2x2 windows, `2916 -> H -> 1`, evaluated from scratch.
+    Tuples(tuples::TupleNet),
+}
+
+/// A quantised squares net (see the [module docs](self) for the shape and the file format).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareNet {
     /// `INPUTS` rows of `HIDDEN` weights.
     input_weights: Vec<[i16; HIDDEN]>,
     input_bias: [i16; HIDDEN],
@@ -158,7 +180,7 @@ impl Reader<'_> {
 }
 
 impl Network {
-    /// Parses a net file.
+    /// Parses a net file of either version.
     ///
     /// # Errors
     /// A bad magic, version, shape, scale, length or output weight ([`NetError`]).
@@ -170,11 +192,76 @@ impl Network {
                 NetError::Length(bytes.len(), FILE_BYTES)
             });
         }
-        let mut r = Reader(&bytes[8..]);
-        let version = r.u32();
-        if version != VERSION {
-            return Err(NetError::Version(version));
+        let version = Reader(&bytes[8..]).u32();
+        match version {
+            VERSION => SquareNet::parse(bytes, fnv1a(bytes)).map(|n| Network::Squares(Box::new(n))),
+            tuples::VERSION => tuples::TupleNet::parse(bytes, fnv1a(bytes)).map(Network::Tuples),
+            _ => Err(NetError::Version(version)),
         }
+    }
+
+    /// Reads a net file.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a valid net.
+    pub fn load_file(path: impl AsRef<std::path::Path>) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The net file of this net.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Network::Squares(n) => n.to_bytes(),
+            Network::Tuples(n) => n.to_bytes(),
+        }
+    }
+
+    /// The embedded default net, parsed once.
+    pub fn embedded() -> &'static Network {
+        static NET: OnceLock<Network> = OnceLock::new();
+        NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded net is valid"))
+    }
+
+    /// FNV-1a hash of the file this net was read from (to name a net in logs and data).
+    pub fn fingerprint(&self) -> u64 {
+        match self {
+            Network::Squares(n) => n.fingerprint,
+            Network::Tuples(n) => n.fingerprint,
+        }
+    }
+
+    /// Engine units per logit.
+    pub fn scale(&self) -> i32 {
+        match self {
+            Network::Squares(n) => n.scale,
+            Network::Tuples(n) => n.scale,
+        }
+    }
+
+    /// The accumulators [`NetAtaxx`] keeps for `pos`: those of a squares net, zero for a tuples
+    /// net (which keeps none).
+    pub fn refresh<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> Accumulator {
+        match self {
+            Network::Squares(n) => n.refresh(pos),
+            Network::Tuples(_) => Accumulator { values: [[0; HIDDEN]; 2] },
+        }
+    }
+
+    /// The evaluation in floating point from the dequantised weights (a reference for tests
+    /// and for checking the trainer's export).
+    pub fn evaluate_float<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> f64 {
+        match self {
+            Network::Squares(n) => n.evaluate_float(pos),
+            Network::Tuples(n) => n.evaluate_float(pos),
+        }
+    }
+}
+
+impl SquareNet {
+    /// Parses a version-1 file whose magic and version were checked.
+    fn parse(bytes: &[u8], fingerprint: u64) -> Result<SquareNet, NetError> {
+        let mut r = Reader(&bytes[12..]);
         for (what, want) in [
             ("inputs", INPUTS as i64),
             ("hidden", HIDDEN as i64),
@@ -211,23 +298,7 @@ impl Network {
         {
             return Err(NetError::OutputWeight(i));
         }
-        Ok(Network {
-            input_weights,
-            input_bias,
-            output_weights,
-            output_bias,
-            scale,
-            fingerprint: fnv1a(bytes),
-        })
-    }
-
-    /// Reads a net file.
-    ///
-    /// # Errors
-    /// The file cannot be read or is not a valid net.
-    pub fn load_file(path: impl AsRef<std::path::Path>) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
-        Network::from_bytes(&bytes)
+        Ok(SquareNet { input_weights, input_bias, output_weights, output_bias, scale, fingerprint })
     }
 
     /// The net file of this net.
@@ -244,22 +315,6 @@ impl Network {
         }
         out.extend_from_slice(&self.output_bias.to_le_bytes());
         out
-    }
-
-    /// The embedded default net, parsed once.
-    pub fn embedded() -> &'static Network {
-        static NET: OnceLock<Network> = OnceLock::new();
-        NET.get_or_init(|| Network::from_bytes(EMBEDDED).expect("the embedded net is valid"))
-    }
-
-    /// FNV-1a hash of the file this net was read from (to name a net in logs and data).
-    pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
-    }
-
-    /// Engine units per logit.
-    pub fn scale(&self) -> i32 {
-        self.scale
     }
 
     /// The accumulators of `pos` computed from nothing.
@@ -356,7 +411,7 @@ impl Accumulator {
     /// and took the other side's stones on `flipped`.
     fn update(
         &mut self,
-        net: &Network,
+        net: &SquareNet,
         mover: Player,
         added: Squares,
         vacated: Squares,
@@ -393,6 +448,7 @@ impl<const POLISH: bool> NetAtaxx<POLISH> {
             Some(n) => n.refresh(&pos),
             None => Accumulator { values: [[0; HIDDEN]; 2] },
         };
+        // (A tuples net keeps no accumulators: `refresh` gives zeros and `play` leaves them.)
         NetAtaxx { pos, net, acc }
     }
 
@@ -420,7 +476,7 @@ impl<const POLISH: bool> Game for NetAtaxx<POLISH> {
 
     #[inline]
     fn play(&mut self, mv: AtaxxMove) {
-        let Some(net) = self.net else {
+        let Some(Network::Squares(net)) = self.net else {
             self.pos.play(mv);
             return;
         };
@@ -454,7 +510,8 @@ impl<const POLISH: bool> Evaluate for NetAtaxx<POLISH> {
     #[inline]
     fn evaluate(&self) -> i32 {
         match self.net {
-            Some(net) => net.evaluate(&self.acc, self.pos.side_to_move()),
+            Some(Network::Squares(net)) => net.evaluate(&self.acc, self.pos.side_to_move()),
+            Some(Network::Tuples(net)) => net.evaluate(&self.pos),
             None => self.pos.evaluate(),
         }
     }

@@ -37,7 +37,7 @@ fn random_net(seed: u64) -> Network {
     for w in output_weights.iter_mut().flatten() {
         *w = rng.signed(MAX_OUTPUT_WEIGHT);
     }
-    let net = Network {
+    let net = SquareNet {
         input_weights,
         input_bias,
         output_weights,
@@ -46,6 +46,25 @@ fn random_net(seed: u64) -> Network {
         fingerprint: 0,
     };
     Network::from_bytes(&net.to_bytes()).unwrap()
+}
+
+/// A tuples net with random weights in the ranges a trained one has.
+fn random_tuple_net(seed: u64, hidden: usize) -> Network {
+    let mut rng = Mix(seed);
+    let input_weights = (0..tuples::INPUTS * hidden).map(|_| rng.signed(120)).collect();
+    let input_bias = (0..hidden).map(|_| rng.signed(200)).collect();
+    let output_weights = (0..hidden).map(|_| rng.signed(MAX_OUTPUT_WEIGHT)).collect();
+    let output_bias = rng.signed(3000).into();
+    let net = tuples::TupleNet::from_parts(
+        hidden,
+        input_weights,
+        input_bias,
+        output_weights,
+        output_bias,
+        400,
+    )
+    .unwrap();
+    Network::Tuples(net)
 }
 
 fn leak(net: Network) -> &'static Network {
@@ -163,8 +182,8 @@ fn loader_rejects_bad_files() {
     bad[0] = b'X';
     assert_eq!(Network::from_bytes(&bad), Err(NetError::BadMagic));
     let mut bad = good.clone();
-    bad[8] = 2;
-    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(2)));
+    bad[8] = 3;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(3)));
     let mut bad = good.clone();
     bad[16] = 64;
     assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("hidden", 64, HIDDEN as i64)));
@@ -200,4 +219,72 @@ fn random_bytes_never_panic_the_loader() {
     )
     .unwrap();
     let _ = NetAtaxx::new(full, Some(net)).evaluate();
+}
+
+#[test]
+fn tuples_nets_round_trip_and_match_the_float_reference() {
+    for hidden in [16, 256] {
+        let net = leak(random_tuple_net(43 + hidden as u64, hidden));
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), tuples::file_bytes(hidden));
+        assert_eq!(&Network::from_bytes(&bytes).unwrap().to_bytes(), &bytes);
+        let mut rng = Mix(47);
+        let mut pos = NetAtaxx::new(AtaxxStandard::startpos(), Some(net));
+        let mut seen = Vec::new();
+        for _ in 0..150 {
+            let mut moves = <NetAtaxx<false> as Game>::Moves::default();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+            let q = f64::from(pos.evaluate());
+            let f = net.evaluate_float(pos.position());
+            if f.abs() < 19_000.0 {
+                assert!((q - f).abs() <= 2.0, "{hidden} hidden: quantised {q} vs float {f}");
+            }
+            seen.push(q);
+        }
+        assert!(seen.iter().any(|&q| (q - seen[0]).abs() > 0.5), "the evaluation never changed");
+    }
+}
+
+#[test]
+fn tuples_evaluation_is_the_same_for_swapped_colours() {
+    let net = leak(random_tuple_net(53, 32));
+    let a = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
+    let b = AtaxxStandard::parse_position("o5x/7/2ox3/3o3/7/7/x5o o 0 1").unwrap();
+    let (a, b) = (NetAtaxx::new(a, Some(net)), NetAtaxx::new(b, Some(net)));
+    assert_eq!(a.evaluate(), b.evaluate());
+}
+
+#[test]
+fn loader_rejects_bad_tuples_files() {
+    let good = random_tuple_net(59, 32).to_bytes();
+    let size = tuples::file_bytes(32);
+    for len in [HEADER_BYTES, size / 2, size - 1] {
+        assert!(Network::from_bytes(&good[..len]).is_err(), "truncated to {len}");
+    }
+    let mut long = good.clone();
+    long.push(0);
+    assert_eq!(Network::from_bytes(&long), Err(NetError::Length(size + 1, size)));
+    for (at, value, what) in [(12, 98u32, "inputs"), (16, 24, "hidden"), (16, 0, "hidden")] {
+        let mut bad = good.clone();
+        bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        assert!(
+            matches!(Network::from_bytes(&bad), Err(NetError::Shape(w, _, _)) if w == what),
+            "{what} = {value}"
+        );
+    }
+    let mut bad = good.clone();
+    let at = size - 4 - 2;
+    bad[at..at + 2].copy_from_slice(&(-128i16).to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::OutputWeight(31)));
+    // Extreme weights evaluate without panicking.
+    let mut bytes = good;
+    for b in &mut bytes[HEADER_BYTES..HEADER_BYTES + 2 * tuples::INPUTS * 32] {
+        *b = 0x7f;
+    }
+    let net = leak(Network::from_bytes(&bytes).unwrap());
+    let _ = NetAtaxx::new(AtaxxStandard::startpos(), Some(net)).evaluate();
 }

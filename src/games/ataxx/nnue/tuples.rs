@@ -1,0 +1,334 @@
+//! The *tuples* net (file format version 2): 2x2 windows of the board as inputs, one
+//! perspective, evaluated from scratch.
+//!
+//! # Shape
+//!
+//! `2916 -> H -> 1`, from the side to move's view only. The 7x7 board has 36 windows of 2x2
+//! squares, `w = 6 * r + f` for the window whose lower left square is rank `r`, file `f`
+//! (`r, f` in `0..6`). A window's *state* is `d0 + 3 d1 + 9 d2 + 27 d3` over its squares
+//! `(r, f)`, `(r, f + 1)`, `(r + 1, f)`, `(r + 1, f + 1)`, with digit 0 for an empty (or
+//! blocked) square, 1 for a stone of the side to move and 2 for one of the other side.
+//! Feature `81 w + state` is on for each window, so exactly 36 of the 2916 inputs are on.
+//! The hidden layer (`H` units, a multiple of 16 up to [`MAX_HIDDEN`]) goes through `SCReLU`
+//! to one output logit, as in the squares net.
+//!
+//! Windows see how stones touch, which is what captures are made of; the squares net sees each
+//! stone alone. The price is that a move changes up to 16 windows, so instead of keeping an
+//! accumulator up to date the net sums its 36 rows at every evaluation.
+//!
+//! # File format (`.nnue`, little-endian), version 2
+//!
+//! | bytes | field |
+//! |-------|-------|
+//! | 0..8 | magic `BSAXNNUE` |
+//! | 8..12 | version (`u32`, 2) |
+//! | 12..16 | inputs (`u32`, [`INPUTS`] = 2916) |
+//! | 16..20 | hidden units `H` (`u32`) |
+//! | 20..24 | `QA` (`u32`, 255) |
+//! | 24..28 | `QB` (`u32`, 64) |
+//! | 28..32 | scale (`i32`, engine units per logit, 1..=10000) |
+//! | 32.. | input weights: `INPUTS` rows of `H` `i16` |
+//! | | input biases: `H` `i16` |
+//! | | output weights: `H` `i16`, each within `±127` |
+//! | | output bias: `i32` |
+//!
+//! The quantisation is that of the squares net: the evaluation is
+//! `(sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * scale / (QA * QB)`.
+
+use super::{HEADER_BYTES, MAGIC, MAX_OUTPUT_WEIGHT, NetError, QA, QB, Reader};
+use crate::games::ataxx::Ataxx;
+
+/// File format version of a tuples net.
+pub const VERSION: u32 = 2;
+/// Windows of 2x2 squares on the 7x7 board.
+pub const WINDOWS: usize = 36;
+/// States of one window (3 per square).
+pub const STATES: usize = 81;
+/// Inputs: one per window and state.
+pub const INPUTS: usize = WINDOWS * STATES;
+/// Most hidden units a file may have.
+pub const MAX_HIDDEN: usize = 512;
+
+/// Bytes of a tuples net file with `hidden` units.
+pub const fn file_bytes(hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (INPUTS * hidden + 2 * hidden) + 4
+}
+
+/// `TERNARY[m]`: the base-3 number whose digit `i` is bit `i` of `m` (a window's squares).
+const TERNARY: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut m = 0;
+    while m < 16 {
+        let (mut v, mut p, mut i) = (0, 1, 0);
+        while i < 4 {
+            if m >> i & 1 == 1 {
+                v += p;
+            }
+            p *= 3;
+            i += 1;
+        }
+        t[m] = v;
+        m += 1;
+    }
+    t
+};
+
+/// The 36 input indices of the position with `us` and `them` (stride-8 bitboards) for the
+/// side owning `us`.
+#[inline]
+pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
+    let mut out = [0u16; WINDOWS];
+    for r in 0..6 {
+        for f in 0..6 {
+            let sq = 8 * r + f;
+            let window = |b: u64| ((b >> sq) & 0b11 | ((b >> (sq + 8)) & 0b11) << 2) as usize;
+            let w = 6 * r + f;
+            out[w] = (STATES * w) as u16 + TERNARY[window(us)] + 2 * TERNARY[window(them)];
+        }
+    }
+    out
+}
+
+/// A quantised tuples net (see the [module docs](self)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TupleNet {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights, row after row.
+    input_weights: Vec<i16>,
+    input_bias: Vec<i16>,
+    output_weights: Vec<i16>,
+    output_bias: i32,
+    pub(super) scale: i32,
+    pub(super) fingerprint: u64,
+}
+
+impl TupleNet {
+    /// Parses a version-2 file whose magic and version were checked.
+    pub(super) fn parse(bytes: &[u8], fingerprint: u64) -> Result<TupleNet, NetError> {
+        let mut r = Reader(&bytes[12..]);
+        let inputs = i64::from(r.u32());
+        if inputs != INPUTS as i64 {
+            return Err(NetError::Shape("inputs", inputs, INPUTS as i64));
+        }
+        let hidden = r.u32() as usize;
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+            return Err(NetError::Shape("hidden", hidden as i64, 256));
+        }
+        for (what, want) in [("QA", QA), ("QB", QB)] {
+            let got = i64::from(r.u32());
+            if got != i64::from(want) {
+                return Err(NetError::Shape(what, got, want.into()));
+            }
+        }
+        let scale = r.i32();
+        if !(1..=10_000).contains(&scale) {
+            return Err(NetError::Scale(scale));
+        }
+        if bytes.len() != file_bytes(hidden) {
+            return Err(NetError::Length(bytes.len(), file_bytes(hidden)));
+        }
+        let mut input_weights = vec![0i16; INPUTS * hidden];
+        r.i16s(&mut input_weights);
+        let mut input_bias = vec![0i16; hidden];
+        r.i16s(&mut input_bias);
+        let mut output_weights = vec![0i16; hidden];
+        r.i16s(&mut output_weights);
+        let output_bias = r.i32();
+        if let Some(i) =
+            output_weights.iter().position(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+        {
+            return Err(NetError::OutputWeight(i));
+        }
+        Ok(TupleNet {
+            hidden,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+            scale,
+            fingerprint,
+        })
+    }
+
+    /// The net file of this net.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(file_bytes(self.hidden));
+        out.extend_from_slice(MAGIC);
+        for v in [VERSION, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.scale.to_le_bytes());
+        let weights = self.input_weights.iter().chain(&self.input_bias);
+        for w in weights.chain(&self.output_weights) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        out
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The evaluation of `pos` (engine units, side to move's view).
+    pub fn evaluate<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> i32 {
+        let side = pos.side_to_move();
+        let sum = self.output_sum(&features(pos.stones(side).0, pos.stones(!side).0));
+        let raw = sum / i64::from(QA) + i64::from(self.output_bias);
+        (raw * i64::from(self.scale) / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
+    }
+
+    /// `sum clamp(acc, 0, QA)^2 * w` over the hidden units, with the accumulator summed from
+    /// the bias and the rows of `active`.
+    #[inline]
+    fn output_sum(&self, active: &[u16; WINDOWS]) -> i64 {
+        let h = self.hidden;
+        let mut buffer = [0i16; MAX_HIDDEN];
+        let acc = &mut buffer[..h];
+        acc.copy_from_slice(&self.input_bias);
+        for &f in active {
+            let row = &self.input_weights[usize::from(f) * h..][..h];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        // Chunks of 64 fit an `i32` (64 * QA^2 * 127 < 2^31); their sum goes to an `i64`.
+        let mut sum = 0i64;
+        for (a, w) in acc.chunks(64).zip(self.output_weights.chunks(64)) {
+            let part: i32 = a
+                .iter()
+                .zip(w)
+                .map(|(&a, &w)| {
+                    let v = i32::from(a.clamp(0, QA as i16));
+                    v * v * i32::from(w)
+                })
+                .sum();
+            sum += i64::from(part);
+        }
+        sum
+    }
+
+    /// The same evaluation in floating point from the dequantised weights.
+    pub fn evaluate_float<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> f64 {
+        let side = pos.side_to_move();
+        let h = self.hidden;
+        let mut sums: Vec<f64> = self.input_bias.iter().map(|&b| f64::from(b)).collect();
+        for f in features(pos.stones(side).0, pos.stones(!side).0) {
+            let row = &self.input_weights[usize::from(f) * h..][..h];
+            for (s, &w) in sums.iter_mut().zip(row) {
+                *s += f64::from(w);
+            }
+        }
+        let mut y = f64::from(self.output_bias) / f64::from(QA * QB);
+        for (s, &w) in sums.iter().zip(&self.output_weights) {
+            let v = (s / f64::from(QA)).clamp(0.0, 1.0);
+            y += v * v * f64::from(w) / f64::from(QB);
+        }
+        y * f64::from(self.scale)
+    }
+
+    /// A net with the given weights (for tests and tools): `input_weights` has `INPUTS` rows
+    /// of `hidden` values.
+    ///
+    /// # Errors
+    /// The shapes do not fit, or the file they make is refused by the loader.
+    pub fn from_parts(
+        hidden: usize,
+        input_weights: Vec<i16>,
+        input_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+        scale: i32,
+    ) -> Result<TupleNet, NetError> {
+        if input_weights.len() != INPUTS * hidden
+            || input_bias.len() != hidden
+            || output_weights.len() != hidden
+        {
+            return Err(NetError::Shape("hidden", hidden as i64, 256));
+        }
+        let net = TupleNet {
+            hidden,
+            input_weights,
+            input_bias,
+            output_weights,
+            output_bias,
+            scale,
+            fingerprint: 0,
+        };
+        match super::Network::from_bytes(&net.to_bytes())? {
+            super::Network::Tuples(t) => Ok(t),
+            super::Network::Squares(_) => unreachable!("a version-2 file parses as tuples"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::AtaxxStandard;
+    use crate::game::Game;
+    use crate::notation::Notation;
+
+    /// The features by a slow walk over the squares.
+    fn slow_features(pos: &AtaxxStandard) -> Vec<u16> {
+        let side = pos.side_to_move();
+        let digit = |rank: u32, file: u32| {
+            let sq = 8 * rank + file;
+            if pos.stones(side).0 >> sq & 1 == 1 {
+                1
+            } else if pos.stones(!side).0 >> sq & 1 == 1 {
+                2
+            } else {
+                0
+            }
+        };
+        let mut out = Vec::new();
+        for r in 0..6 {
+            for f in 0..6 {
+                let state = digit(r, f)
+                    + 3 * digit(r, f + 1)
+                    + 9 * digit(r + 1, f)
+                    + 27 * digit(r + 1, f + 1);
+                out.push((81 * (6 * r + f) + state) as u16);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn features_match_a_slow_walk_over_random_games() {
+        let mut seed = 0x1234_5678_u64;
+        let mut checked = 0;
+        for _ in 0..20 {
+            let mut pos = AtaxxStandard::startpos();
+            for _ in 0..120 {
+                let mut moves = <AtaxxStandard as Game>::Moves::default();
+                pos.generate_moves(&mut moves);
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                pos.play(moves[(seed >> 33) as usize % moves.len()]);
+                let side = pos.side_to_move();
+                let fast = features(pos.stones(side).0, pos.stones(!side).0);
+                assert_eq!(fast.to_vec(), slow_features(&pos));
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "only {checked}");
+    }
+
+    #[test]
+    fn features_of_a_known_position() {
+        // x on a1 and b2, o on g7; x to move: window a1 holds x, empty, empty, x.
+        let pos = AtaxxStandard::parse_position("6o/7/7/7/7/1x5/x6 x 0 1").unwrap();
+        let f = features(pos.stones(pos.side_to_move()).0, pos.stones(!pos.side_to_move()).0);
+        assert_eq!(f[0], 1 + 27);
+        assert_eq!(f[35], 81 * 35 + 2 * 27);
+        assert!(f[1..35].iter().enumerate().all(|(i, &v)| {
+            let w = i + 1;
+            v as usize == 81 * w || [1, 6, 7].contains(&w)
+        }));
+    }
+}
