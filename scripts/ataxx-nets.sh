@@ -7,7 +7,8 @@
 # `self-uai:--classic` (the hand-made evaluation), same binary, standard rules, 1 s + 10 ms, the bundled openings with both colours, 2 games at a
 # time. Each match writes results/ataxx/nets/<net>-vs-classic.{txt,pgn}. Then
 # results/ataxx/changelog.md is rebuilt from every match file there (Elo of the change with its
-# 95% error bar, as the match runner printed it).
+# 95% error bar, as the match runner printed it), then a table of the SPRT tests between nets
+# from results/ataxx/sprt/*/match.log (cuteataxx logs).
 #
 #   scripts/ataxx-nets.sh [-g GAMES] NET...     (about 6 minutes per 200 games on 2 cores)
 #   scripts/ataxx-nets.sh                       (only rebuild the changelog)
@@ -62,6 +63,22 @@ fi
       /^score of p1/ { s = $0; sub(/.*: /, "", s); elo = s; sub(/ \(.*/, "", s)
                        sub(/.*Elo /, "", elo); sub(/ \(95%\)/, "", elo) }
       END { printf "| %s | %s | %s | %s | %s | %s | %s |\n", p1, p2, rev, tc, g, s, elo }
+    ' "$f"
+  done
+  echo
+  echo "Nets against their predecessors by SPRT under cuteataxx (\`results/ataxx/sprt/\`, its README has"
+  echo "the commands, builds and conditions), from the last summary lines of each \`match.log\`:"
+  echo
+  echo "| test | games | score (+ - =) | Elo | LLR |"
+  echo "|---|---:|---|---|---|"
+  for f in results/ataxx/sprt/*/match.log; do
+    [ -e "$f" ] || continue
+    awk -v test="$(basename "$(dirname "$f")")" '
+      /^Score of / { s = $0; sub(/.*: /, "", s); sub(/ +\[.*/, "", s); n = $NF }
+      /^Elo difference: / { e = $0; sub(/^Elo difference: /, "", e); sub(/,.*/, "", e) }
+      /^SPRT: / { l = $0; sub(/^SPRT: llr /, "", l); sub(/,.*/, "", l) }
+      END { gsub(/ - /, " ", s); split(s, x, " ")
+            printf "| %s | %s | +%s -%s =%s | %s | %s |\n", test, n, x[1], x[2], x[3], e, l }
     ' "$f"
   done
 } >results/ataxx/changelog.md
