@@ -91,6 +91,9 @@ pub enum NetError {
     Version(u32),
     /// A header field differs from this build's shape (field name, found, expected).
     Shape(&'static str, i64, i64),
+    /// A tuples net's hidden size is not a multiple of 16 from 16 to
+    /// [`tuples::MAX_HIDDEN`] (the size found), or its weights do not have that size.
+    Hidden(i64),
     /// The scale is outside `1..=10000`.
     Scale(i32),
     /// The file has the wrong length (found, expected).
@@ -113,6 +116,11 @@ impl std::fmt::Display for NetError {
                 )
             }
             NetError::Shape(what, got, want) => write!(f, "{what} is {got}, expected {want}"),
+            NetError::Hidden(h) => write!(
+                f,
+                "hidden is {h}, a tuples net needs a multiple of 16 from 16 to {}",
+                tuples::MAX_HIDDEN
+            ),
             NetError::Scale(s) => write!(f, "scale {s} outside 1..=10000"),
             NetError::Length(got, want) => {
                 write!(f, "file is {got} bytes, a net of this header is {want}")

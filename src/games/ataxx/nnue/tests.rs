@@ -281,14 +281,16 @@ fn loader_rejects_bad_tuples_files() {
     let mut long = good.clone();
     long.push(0);
     assert_eq!(Network::from_bytes(&long), Err(NetError::Length(size + 1, size)));
-    for (at, value, what) in [(12, 98u32, "inputs"), (16, 24, "hidden"), (16, 0, "hidden")] {
+    let mut bad = good.clone();
+    bad[12..16].copy_from_slice(&98u32.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("inputs", 98, 2916)));
+    for hidden in [0u32, 24, 528] {
         let mut bad = good.clone();
-        bad[at..at + 4].copy_from_slice(&value.to_le_bytes());
-        assert!(
-            matches!(Network::from_bytes(&bad), Err(NetError::Shape(w, _, _)) if w == what),
-            "{what} = {value}"
-        );
+        bad[16..20].copy_from_slice(&hidden.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bad), Err(NetError::Hidden(hidden.into())));
     }
+    let err = NetError::Hidden(24).to_string();
+    assert!(err.contains("multiple of 16 from 16 to 512"), "{err}");
     let mut bad = good.clone();
     let at = size - 4 - 2;
     bad[at..at + 2].copy_from_slice(&(-128i16).to_le_bytes());

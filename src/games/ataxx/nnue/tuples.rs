@@ -112,7 +112,7 @@ impl TupleNet {
         }
         let hidden = r.u32() as usize;
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
-            return Err(NetError::Shape("hidden", hidden as i64, 256));
+            return Err(NetError::Hidden(hidden as i64));
         }
         for (what, want) in [("QA", QA), ("QB", QB)] {
             let got = i64::from(r.u32());
@@ -245,7 +245,7 @@ impl TupleNet {
             || input_bias.len() != hidden
             || output_weights.len() != hidden
         {
-            return Err(NetError::Shape("hidden", hidden as i64, 256));
+            return Err(NetError::Hidden(hidden as i64));
         }
         let net = TupleNet {
             hidden,
