@@ -92,7 +92,7 @@ pub enum NetError {
     /// A header field differs from this build's shape (field name, found, expected).
     Shape(&'static str, i64, i64),
     /// A tuples net's hidden size is not a multiple of 16 from 16 to
-    /// [`tuples::MAX_HIDDEN`] (the size found), or its weights do not have that size.
+    /// [`tuples::MAX_HIDDEN`] (the size found).
     Hidden(i64),
     /// The scale is outside `1..=10000`.
     Scale(i32),
@@ -179,6 +179,21 @@ impl Reader<'_> {
     }
     fn i32(&mut self) -> i32 {
         i32::from_le_bytes(self.take())
+    }
+    /// The header's `QA`, `QB` and scale fields, checked (both versions share them); the
+    /// scale.
+    fn quantisation(&mut self) -> Result<i32, NetError> {
+        for (what, want) in [("QA", QA), ("QB", QB)] {
+            let got = i64::from(self.u32());
+            if got != i64::from(want) {
+                return Err(NetError::Shape(what, got, want.into()));
+            }
+        }
+        let scale = self.i32();
+        if !(1..=10_000).contains(&scale) {
+            return Err(NetError::Scale(scale));
+        }
+        Ok(scale)
     }
     fn i16s(&mut self, out: &mut [i16]) {
         for w in out {
@@ -270,21 +285,13 @@ impl SquareNet {
     /// Parses a version-1 file whose magic and version were checked.
     fn parse(bytes: &[u8], fingerprint: u64) -> Result<SquareNet, NetError> {
         let mut r = Reader(&bytes[12..]);
-        for (what, want) in [
-            ("inputs", INPUTS as i64),
-            ("hidden", HIDDEN as i64),
-            ("QA", QA.into()),
-            ("QB", QB.into()),
-        ] {
+        for (what, want) in [("inputs", INPUTS as i64), ("hidden", HIDDEN as i64)] {
             let got = i64::from(r.u32());
             if got != want {
                 return Err(NetError::Shape(what, got, want));
             }
         }
-        let scale = r.i32();
-        if !(1..=10_000).contains(&scale) {
-            return Err(NetError::Scale(scale));
-        }
+        let scale = r.quantisation()?;
         if bytes.len() != FILE_BYTES {
             return Err(NetError::Length(bytes.len(), FILE_BYTES));
         }

@@ -48,23 +48,25 @@ fn random_net(seed: u64) -> Network {
     Network::from_bytes(&net.to_bytes()).unwrap()
 }
 
-/// A tuples net with random weights in the ranges a trained one has.
+/// A tuples net with random weights in the ranges a trained one has, written as a version-2
+/// file by hand (independently of `to_bytes`) and parsed.
 fn random_tuple_net(seed: u64, hidden: usize) -> Network {
     let mut rng = Mix(seed);
-    let input_weights = (0..tuples::INPUTS * hidden).map(|_| rng.signed(120)).collect();
-    let input_bias = (0..hidden).map(|_| rng.signed(200)).collect();
-    let output_weights = (0..hidden).map(|_| rng.signed(MAX_OUTPUT_WEIGHT)).collect();
-    let output_bias = rng.signed(3000).into();
-    let net = tuples::TupleNet::from_parts(
-        hidden,
-        input_weights,
-        input_bias,
-        output_weights,
-        output_bias,
-        400,
-    )
-    .unwrap();
-    Network::Tuples(net)
+    let mut bytes = MAGIC.to_vec();
+    for v in [tuples::VERSION, tuples::INPUTS as u32, hidden as u32, QA as u32, QB as u32] {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    bytes.extend_from_slice(&400i32.to_le_bytes());
+    // Input weights, input biases, output weights, each in its range.
+    for (count, range) in
+        [(tuples::INPUTS * hidden, 120), (hidden, 200), (hidden, MAX_OUTPUT_WEIGHT)]
+    {
+        for _ in 0..count {
+            bytes.extend_from_slice(&rng.signed(range).to_le_bytes());
+        }
+    }
+    bytes.extend_from_slice(&i32::from(rng.signed(3000)).to_le_bytes());
+    Network::from_bytes(&bytes).unwrap()
 }
 
 fn leak(net: Network) -> &'static Network {
@@ -168,11 +170,13 @@ fn quantised_evaluation_matches_the_float_reference() {
 
 #[test]
 fn evaluation_is_the_same_for_swapped_colours() {
-    let net = leak(random_net(29));
-    let a = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
-    let b = AtaxxStandard::parse_position("o5x/7/2ox3/3o3/7/7/x5o o 0 1").unwrap();
-    let (a, b) = (NetAtaxx::new(a, Some(net)), NetAtaxx::new(b, Some(net)));
-    assert_eq!(a.evaluate(), b.evaluate());
+    // Both architectures: the squares net and a tuples net.
+    for net in [leak(random_net(29)), leak(random_tuple_net(53, 32))] {
+        let a = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
+        let b = AtaxxStandard::parse_position("o5x/7/2ox3/3o3/7/7/x5o o 0 1").unwrap();
+        let (a, b) = (NetAtaxx::new(a, Some(net)), NetAtaxx::new(b, Some(net)));
+        assert_eq!(a.evaluate(), b.evaluate());
+    }
 }
 
 #[test]
@@ -260,15 +264,6 @@ fn tuples_nets_round_trip_and_match_the_float_reference() {
         }
         assert!(seen.iter().any(|&q| (q - seen[0]).abs() > 0.5), "the evaluation never changed");
     }
-}
-
-#[test]
-fn tuples_evaluation_is_the_same_for_swapped_colours() {
-    let net = leak(random_tuple_net(53, 32));
-    let a = AtaxxStandard::parse_position("x5o/7/2xo3/3x3/7/7/o5x x 0 1").unwrap();
-    let b = AtaxxStandard::parse_position("o5x/7/2ox3/3o3/7/7/x5o o 0 1").unwrap();
-    let (a, b) = (NetAtaxx::new(a, Some(net)), NetAtaxx::new(b, Some(net)));
-    assert_eq!(a.evaluate(), b.evaluate());
 }
 
 #[test]

@@ -114,16 +114,7 @@ impl TupleNet {
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return Err(NetError::Hidden(hidden as i64));
         }
-        for (what, want) in [("QA", QA), ("QB", QB)] {
-            let got = i64::from(r.u32());
-            if got != i64::from(want) {
-                return Err(NetError::Shape(what, got, want.into()));
-            }
-        }
-        let scale = r.i32();
-        if !(1..=10_000).contains(&scale) {
-            return Err(NetError::Scale(scale));
-        }
+        let scale = r.quantisation()?;
         if bytes.len() != file_bytes(hidden) {
             return Err(NetError::Length(bytes.len(), file_bytes(hidden)));
         }
@@ -226,40 +217,6 @@ impl TupleNet {
             y += v * v * f64::from(w) / f64::from(QB);
         }
         y * f64::from(self.scale)
-    }
-
-    /// A net with the given weights (for tests and tools): `input_weights` has `INPUTS` rows
-    /// of `hidden` values.
-    ///
-    /// # Errors
-    /// The shapes do not fit, or the file they make is refused by the loader.
-    pub fn from_parts(
-        hidden: usize,
-        input_weights: Vec<i16>,
-        input_bias: Vec<i16>,
-        output_weights: Vec<i16>,
-        output_bias: i32,
-        scale: i32,
-    ) -> Result<TupleNet, NetError> {
-        if input_weights.len() != INPUTS * hidden
-            || input_bias.len() != hidden
-            || output_weights.len() != hidden
-        {
-            return Err(NetError::Hidden(hidden as i64));
-        }
-        let net = TupleNet {
-            hidden,
-            input_weights,
-            input_bias,
-            output_weights,
-            output_bias,
-            scale,
-            fingerprint: 0,
-        };
-        match super::Network::from_bytes(&net.to_bytes())? {
-            super::Network::Tuples(t) => Ok(t),
-            super::Network::Squares(_) => unreachable!("a version-2 file parses as tuples"),
-        }
     }
 }
 
