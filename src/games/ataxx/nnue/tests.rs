@@ -240,7 +240,8 @@ fn random_bytes_never_panic_the_loader() {
 
 #[test]
 fn tuples_nets_round_trip_and_match_the_float_reference() {
-    for hidden in [16, 256] {
+    // 80 hidden: a block of 64 units and one of 16 (`TupleNet::output_sum`).
+    for hidden in [16, 80, 256] {
         let net = leak(random_tuple_net(43 + hidden as u64, hidden));
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), tuples::file_bytes(hidden));

@@ -89,6 +89,14 @@ pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
     out
 }
 
+/// The first `N` values of `slice` as an array (the caller keeps `N` within it).
+#[inline]
+fn array<const N: usize>(slice: &[i16]) -> [i16; N] {
+    let mut out = [0i16; N];
+    out.copy_from_slice(&slice[..N]);
+    out
+}
+
 /// A quantised tuples net (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TupleNet {
@@ -171,31 +179,42 @@ impl TupleNet {
     }
 
     /// `sum clamp(acc, 0, QA)^2 * w` over the hidden units, with the accumulator summed from
-    /// the bias and the rows of `active`.
+    /// the bias and the rows of `active`: in blocks of 64 units (then 16), each block's
+    /// accumulator kept in registers over the 36 rows and put through the output at once.
     #[inline]
     fn output_sum(&self, active: &[u16; WINDOWS]) -> i64 {
         let h = self.hidden;
-        let mut buffer = [0i16; MAX_HIDDEN];
-        let acc = &mut buffer[..h];
-        acc.copy_from_slice(&self.input_bias);
+        let mut sum = 0i64;
+        let mut start = 0;
+        while start + 64 <= h {
+            sum += i64::from(self.block::<64>(active, start));
+            start += 64;
+        }
+        while start < h {
+            sum += i64::from(self.block::<16>(active, start));
+            start += 16;
+        }
+        sum
+    }
+
+    /// [`Self::output_sum`] over the `N` hidden units from `start`. Fits an `i32`: at most
+    /// `64 * QA^2 * 127` in magnitude.
+    #[inline]
+    fn block<const N: usize>(&self, active: &[u16; WINDOWS], start: usize) -> i32 {
+        let h = self.hidden;
+        let mut acc: [i16; N] = array(&self.input_bias[start..]);
         for &f in active {
-            let row = &self.input_weights[usize::from(f) * h..][..h];
-            for (a, &w) in acc.iter_mut().zip(row) {
+            let row: [i16; N] = array(&self.input_weights[usize::from(f) * h + start..]);
+            for (a, w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(w);
             }
         }
-        // Chunks of 64 fit an `i32` (64 * QA^2 * 127 < 2^31); their sum goes to an `i64`.
-        let mut sum = 0i64;
-        for (a, w) in acc.chunks(64).zip(self.output_weights.chunks(64)) {
-            let part: i32 = a
-                .iter()
-                .zip(w)
-                .map(|(&a, &w)| {
-                    let v = i32::from(a.clamp(0, QA as i16));
-                    v * v * i32::from(w)
-                })
-                .sum();
-            sum += i64::from(part);
+        let out: [i16; N] = array(&self.output_weights[start..]);
+        let mut sum = 0i32;
+        for (a, w) in acc.into_iter().zip(out) {
+            let v = a.clamp(0, QA as i16);
+            // Exact in `i16`: `v <= 255` and `|w| <= 127` (checked when the net is read).
+            sum += i32::from(v * w) * i32::from(v);
         }
         sum
     }
