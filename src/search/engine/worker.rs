@@ -306,6 +306,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             let mut child = pos.clone();
             child.play(mv);
+            self.shared.tt.prefetch(child.hash());
             let score =
                 self.search_child(&child, depth, ply, (alpha, beta), pv_node, k, order_score, mv);
             if self.aborted {
