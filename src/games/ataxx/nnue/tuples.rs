@@ -54,21 +54,21 @@ pub const fn file_bytes(hidden: usize) -> usize {
     HEADER_BYTES + 2 * (INPUTS * hidden + 2 * hidden) + 4
 }
 
-/// `TERNARY[m]`: the base-3 number whose digit `i` is bit `i` of `m` (a window's squares).
-const TERNARY: [u16; 16] = {
-    let mut t = [0u16; 16];
-    let mut m = 0;
-    while m < 16 {
+/// `STATE[u | t << 4]`: the state of a window whose squares of the side to move are the bits
+/// of `u` and those of the other side the bits of `t` (square `i` of the window is digit `i`
+/// of the base-3 state: 1 for `u`, 2 for `t`; a square in both never occurs).
+const STATE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut k = 0;
+    while k < 256 {
         let (mut v, mut p, mut i) = (0, 1, 0);
         while i < 4 {
-            if m >> i & 1 == 1 {
-                v += p;
-            }
+            v += p * ((k >> i & 1) + 2 * (k >> (i + 4) & 1));
             p *= 3;
             i += 1;
         }
-        t[m] = v;
-        m += 1;
+        t[k] = v as u8;
+        k += 1;
     }
     t
 };
@@ -81,9 +81,11 @@ pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
     for r in 0..6 {
         for f in 0..6 {
             let sq = 8 * r + f;
-            let window = |b: u64| ((b >> sq) & 0b11 | ((b >> (sq + 8)) & 0b11) << 2) as usize;
+            // The window's squares `sq, sq + 1, sq + 8, sq + 9` as bits 0..4.
+            let window = |b: u64| (b >> sq) & 0b11 | (b >> (sq + 6)) & 0b1100;
             let w = 6 * r + f;
-            out[w] = (STATES * w) as u16 + TERNARY[window(us)] + 2 * TERNARY[window(them)];
+            let key = (window(us) | window(them) << 4) as usize;
+            out[w] = (STATES * w) as u16 + u16::from(STATE[key]);
         }
     }
     out
