@@ -294,9 +294,10 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut best = -INFINITY;
         let mut best_index = NO_MOVE;
         for k in 0..order.len() {
-            // Selection sort, one step per move: most nodes cut off after a few moves.
+            // Selection sort, one step per move: most nodes cut off after a few moves. The
+            // highest score first, the lowest index among equal scores (one integer key).
             let pick = (k..order.len())
-                .max_by_key(|&j| (order[j].0, std::cmp::Reverse(order[j].1)))
+                .max_by_key(|&j| (i64::from(order[j].0) << 16) | i64::from(!order[j].1))
                 .unwrap_or(k);
             order.swap(k, pick);
             let (order_score, index) = order[k];
