@@ -3,7 +3,9 @@
 //!
 //! The node, top to bottom: game end and draw detection, mate-distance pruning, the horizon
 //! (static evaluation), the table probe, reverse futility pruning, then the moves in order
-//! (table move, hint, killers, history) with late move pruning and late move reductions.
+//! (table move, hint, killers, history) with late move pruning and late move reductions. The
+//! table's move is extended by a ply when a half-depth search without it shows it is singular
+//! (and a node where another move also reaches the table's bound returns at once: multicut).
 //! Threads share only the table and the stop flag (Lazy SMP).
 
 use std::sync::Arc;
@@ -34,6 +36,11 @@ const LMP_SCALE: usize = 3;
 /// Late move reductions: least remaining depth and least number of moves tried first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 2;
+/// Singular extensions: least remaining depth, how much shallower the table's entry may be,
+/// and the margin per ply below the table's score that the other moves must stay under.
+const SE_DEPTH: i32 = 6;
+const SE_TT_MARGIN: i32 = 3;
+const SE_MARGIN: i32 = 2;
 /// First aspiration half-window, and the least depth that uses one.
 const ASPIRATION_DELTA: i32 = 40;
 const ASPIRATION_DEPTH: u32 = 4;
@@ -74,6 +81,8 @@ pub(super) struct Worker<'a, G: Evaluate> {
     moves: Vec<G::Moves>,
     orders: Vec<Order>,
     tried: Vec<Vec<G::Move>>,
+    /// Per ply: the index of the move a singular search there leaves out, or [`NO_MOVE`].
+    excluded: Vec<u16>,
     /// `LMR[depth][moves tried]`, both capped at 63.
     lmr: Box<[[u8; 64]; 64]>,
     /// The root move to try first (the last iteration's best).
@@ -108,6 +117,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             moves: Vec::new(),
             orders: Vec::new(),
             tried: Vec::new(),
+            excluded: Vec::new(),
             lmr,
             root_first: None,
             root_best: None,
@@ -249,6 +259,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.moves.resize_with(ply + 1, G::Moves::default);
             self.orders.resize_with(ply + 1, Vec::new);
             self.tried.resize_with(ply + 1, Vec::new);
+            self.excluded.resize(ply + 1, NO_MOVE);
         }
     }
 
@@ -273,18 +284,29 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.pv[p].clear();
         self.count_node(ply);
         let root = ply == 0;
-        if !root && let Some(score) = self.settled(pos, ply, &mut alpha, &mut beta) {
+        // A singular search: the same node again without one move (the parent frame holds
+        // the game checks, the table's entry and the path).
+        let excluded = self.excluded[p];
+        let singular = excluded != NO_MOVE;
+        if !root
+            && !singular
+            && let Some(score) = self.settled(pos, ply, &mut alpha, &mut beta)
+        {
             return score;
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
             return Self::evaluate(pos);
         }
         let hash = pos.hash();
-        let (tt_move, cutoff) = self.probe_tt(hash, depth, ply, alpha, beta, pv_node);
+        let (tt_move, cutoff, entry) = if singular {
+            (NO_MOVE, None, None)
+        } else {
+            self.probe_tt(hash, depth, ply, alpha, beta, pv_node)
+        };
         if let Some(score) = cutoff {
             return score;
         }
-        if let Some(score) = Self::reverse_futility(pos, depth, beta, pv_node) {
+        if !singular && let Some(score) = Self::reverse_futility(pos, depth, beta, pv_node) {
             return score;
         }
 
@@ -293,6 +315,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let alpha_start = alpha;
         let mut best = -INFINITY;
         let mut best_index = NO_MOVE;
+        let mut multicut = None;
         for k in 0..order.len() {
             // Selection sort, one step per move: most nodes cut off after a few moves. The
             // highest score first, the lowest index among equal scores (one integer key).
@@ -301,15 +324,32 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 .unwrap_or(k);
             order.swap(k, pick);
             let (order_score, index) = order[k];
+            if index == excluded {
+                continue;
+            }
             let mv = moves[usize::from(index)];
             if late_move_prunes(pv_node, depth, best, k) {
                 break;
             }
+            let extension = if k == 0 && order_score == TT_MOVE_SCORE && !root && !pv_node {
+                match self.singular(pos, depth, ply, beta, index, entry) {
+                    Singular::Cut(score) => {
+                        multicut = Some(score);
+                        break;
+                    }
+                    other => other.extension(),
+                }
+            } else {
+                0
+            };
+            // (A singular search cut short by the limits leaves `aborted` set, which the
+            // child's search returns on at once.)
             let mut child = pos.clone();
             child.play(mv);
             self.shared.tt.prefetch(child.hash());
-            let score =
-                self.search_child(&child, depth, ply, (alpha, beta), pv_node, k, order_score, mv);
+            let window = (alpha, beta);
+            let depth = depth + extension;
+            let score = self.search_child(&child, depth, ply, window, pv_node, k, order_score, mv);
             if self.aborted {
                 break;
             }
@@ -333,6 +373,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         self.tried[p] = tried;
         if self.aborted {
             return 0;
+        }
+        if let Some(score) = multicut {
+            return score;
+        }
+        if singular {
+            return best;
         }
         let bounds = (alpha_start, beta);
         let best_index = if best_index == NO_MOVE { tt_move } else { best_index };
@@ -370,12 +416,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         alpha: i32,
         beta: i32,
         pv_node: bool,
-    ) -> (u16, Option<i32>) {
+    ) -> (u16, Option<i32>, Option<EngineEntry>) {
         let Some(e) = self.shared.tt.probe(hash, &mut self.tt_stats) else {
-            return (NO_MOVE, None);
+            return (NO_MOVE, None, None);
         };
         if pv_node || i32::from(e.depth) < depth {
-            return (e.move_index, None);
+            return (e.move_index, None, Some(e));
         }
         let s = from_tt(e.score, ply);
         let usable = match e.bound {
@@ -383,7 +429,47 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Bound::Lower => s >= beta,
             Bound::Upper => s <= alpha,
         };
-        (e.move_index, usable.then_some(s))
+        (e.move_index, usable.then_some(s), Some(e))
+    }
+
+    /// Singular extension of the table's move (index `index`) at a non-PV node: when the
+    /// table holds a lower or exact bound from nearly this depth, the node is searched again
+    /// at half depth without that move, against a bound just below the table's score. If no
+    /// other move reaches it, the move is singular and is extended; if that bound is already
+    /// at least `beta`, several moves cut off and the node returns it (multicut); if the table
+    /// alone says the node fails high, the move is searched one ply shallower.
+    fn singular(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: u32,
+        beta: i32,
+        index: u16,
+        entry: Option<EngineEntry>,
+    ) -> Singular {
+        let Some(e) = entry else { return Singular::None };
+        let score = i32::from(e.score);
+        if depth < SE_DEPTH
+            || i32::from(e.depth) < depth - SE_TT_MARGIN
+            || e.bound == Bound::Upper
+            || score.abs() >= EVAL_LIMIT
+        {
+            return Singular::None;
+        }
+        let singular_beta = score - SE_MARGIN * depth;
+        let p = ply as usize;
+        self.excluded[p] = index;
+        let s = self.negamax(pos, (depth - 1) / 2, ply, singular_beta - 1, singular_beta, false);
+        self.excluded[p] = NO_MOVE;
+        if s < singular_beta {
+            Singular::Extend
+        } else if singular_beta >= beta {
+            Singular::Cut(singular_beta)
+        } else if score >= beta {
+            Singular::Reduce
+        } else {
+            Singular::None
+        }
     }
 
     /// Reverse futility pruning: far above beta with little depth left, assume it holds.
@@ -498,6 +584,29 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             generation: self.shared.generation,
         };
         self.shared.tt.store(hash, entry, &mut self.tt_stats);
+    }
+}
+
+/// What a singular search says about the table's move.
+enum Singular {
+    /// Not tried, or nothing to change.
+    None,
+    /// The move is singular: one ply deeper.
+    Extend,
+    /// The table's bound alone fails high: one ply shallower.
+    Reduce,
+    /// Another move also reaches the bound, which is at least beta: the node's score.
+    Cut(i32),
+}
+
+impl Singular {
+    /// Plies added to the table move's search.
+    fn extension(&self) -> i32 {
+        match self {
+            Singular::Extend => 1,
+            Singular::Reduce => -1,
+            Singular::None | Singular::Cut(_) => 0,
+        }
     }
 }
 
