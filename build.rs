@@ -23,6 +23,7 @@ fn main() {
             "build.rs",
             "Cargo.toml",
             "Cargo.lock",
+            "nets",
         ])
         .output()
         .ok()
@@ -42,5 +43,9 @@ fn main() {
             println!("cargo:rerun-if-changed={path}");
         }
     }
-    println!("cargo:rerun-if-changed=build.rs");
+    // An edit of what the binary is built from must rerun this script too (not only a commit
+    // or a staged change), or a build of an edited tree would still be labelled clean.
+    for path in ["build.rs", "src", "Cargo.toml", "Cargo.lock", "nets"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
 }

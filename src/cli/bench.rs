@@ -32,6 +32,9 @@ enum Task {
     /// The exact final score by the alpha-beta score solver on one thread (games with a final
     /// score: Gauss).
     Score(i32),
+    /// A fixed-depth search of the playing engine with the embedded net, one thread (Ataxx,
+    /// standard rules): pins the engine's pruning, extensions and ordering.
+    Engine(u32),
 }
 
 /// The suite: (game, position, task). Perft items assert their published counts; solve items
@@ -61,7 +64,11 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Gauss, GAUSS_START, Task::Perft(3, 47_184)),
     (GameKind::Gauss, GAUSS_6_LEFT, Task::Solve(SolverKind::Alphabeta, "win")),
     (GameKind::Gauss, GAUSS_9_LEFT, Task::Score(3)),
+    (GameKind::Ataxx, ATAXX_ENGINE, Task::Engine(12)),
 ];
+
+/// Ataxx after `g2 a1a3 f2` (standard rules): a quiet opening for the engine item.
+const ATAXX_ENGINE: &str = "x5o/7/7/7/o6/5xx/6x o 0 2";
 
 /// Szochy 5x5 with a hole, king, knight and rook (12,144 positions): a first-player win.
 const SZOCHY_5X5: &str = "5 5|3,2|k1,1 n3,3 r5,5";
@@ -107,6 +114,7 @@ pub fn run(args: &BenchArgs) -> Result<ExitCode> {
     for (game, position, task) in SUITE {
         let nodes = match task {
             Task::Score(expected) => run_score(*game, position, *expected)?,
+            Task::Engine(depth) => run_engine(position, *depth)?,
             _ => with_game!(*game, G => run_task::<G>(*game, position, task))?,
         };
         total_nodes += nodes;
@@ -180,6 +188,27 @@ fn score_task<G: Notation + Scored>(game: GameKind, position: &str, expected: i3
     Ok(nodes)
 }
 
+/// Searches the Ataxx `position` to `depth` with the engine and the embedded net on one
+/// thread; checks that it found a move.
+fn run_engine(position: &str, depth: u32) -> Result<u64> {
+    use bitsolve::AtaxxStandard;
+    use bitsolve::games::ataxx::nnue::{NetAtaxx, Network};
+    use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits};
+    let pos = AtaxxStandard::parse_position(position)
+        .with_context(|| format!("bench position {position}"))?;
+    let start = Instant::now();
+    let mut engine = Engine::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let root = NetAtaxx::new(pos, Some(Network::embedded()));
+    let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
+    let found = engine.search(&root, &[], &limits, &mut |_| {});
+    if found.best_move.is_none() || found.info.depth != depth {
+        bail!("ataxx engine search of {position} to depth {depth} found no move");
+    }
+    let nodes = found.info.nodes;
+    print_item(GameKind::Ataxx, position, &format!("engine depth {depth}"), nodes, start);
+    Ok(nodes)
+}
+
 /// Prints one item's line: game, position, what was run, nodes and time.
 fn print_item(game: GameKind, position: &str, label: &str, nodes: u64, start: Instant) {
     println!(
@@ -209,7 +238,9 @@ fn run_task<G: Notation + Perft>(game: GameKind, position: &str, task: &Task) ->
             }
             (format!("solve {} {got}", kind.name()), report.stats.nodes)
         }
-        Task::Score(_) => bail!("score items run through run_score, not as {game} tasks"),
+        Task::Score(_) | Task::Engine(_) => {
+            bail!("score and engine items have their own runners, not {game} tasks")
+        }
     };
     print_item(game, position, &label, nodes, start);
     Ok(nodes)
