@@ -298,11 +298,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return Self::evaluate(pos);
         }
         let hash = pos.hash();
-        let (tt_move, cutoff, entry) = if singular {
-            (NO_MOVE, None, None)
+        let (cutoff, entry) = if singular {
+            (None, None)
         } else {
             self.probe_tt(hash, depth, ply, alpha, beta, pv_node)
         };
+        let tt_move = entry.map_or(NO_MOVE, |e| e.move_index);
         if let Some(score) = cutoff {
             return score;
         }
@@ -406,8 +407,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         (*alpha >= *beta).then_some(*alpha)
     }
 
-    /// Looks the position up: the table's move index ([`NO_MOVE`] if none), and its score when
-    /// a non-PV node may return it at once.
+    /// Looks the position up: its score when a non-PV node may return it at once, and the
+    /// entry (for the table's move and the singular extension).
     fn probe_tt(
         &mut self,
         hash: u64,
@@ -416,12 +417,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         alpha: i32,
         beta: i32,
         pv_node: bool,
-    ) -> (u16, Option<i32>, Option<EngineEntry>) {
+    ) -> (Option<i32>, Option<EngineEntry>) {
         let Some(e) = self.shared.tt.probe(hash, &mut self.tt_stats) else {
-            return (NO_MOVE, None, None);
+            return (None, None);
         };
         if pv_node || i32::from(e.depth) < depth {
-            return (e.move_index, None, Some(e));
+            return (None, Some(e));
         }
         let s = from_tt(e.score, ply);
         let usable = match e.bound {
@@ -429,7 +430,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             Bound::Lower => s >= beta,
             Bound::Upper => s <= alpha,
         };
-        (e.move_index, usable.then_some(s), Some(e))
+        (usable.then_some(s), Some(e))
     }
 
     /// Singular extension of the table's move (index `index`) at a non-PV node: when the
