@@ -9,7 +9,8 @@
 #
 # Usage: scripts/gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]
 # Environment: IDS (space-separated `count:id` items, default the nine above), CAP (seconds per
-# solve, default 300), MIB (table size, default 256).
+# solve, default 300), MIB (table size, default 256), SEED_BASE (positions of count c come from
+# seed SEED_BASE + c, default 2026; 4026 gives the fresh sample of docs/gauss.md).
 set -euo pipefail
 A=${1:?usage: gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]}
 B=${2:?usage: gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]}
@@ -18,12 +19,13 @@ RUNS=${4:-1}
 IDS=${IDS:-"12:r12-0 12:r12-1 12:r12-4 12:r12-8 12:r12-9 11:r11-4 11:r11-5 11:r11-6 11:r11-7"}
 CAP=${CAP:-300}
 MIB=${MIB:-256}
+SEED_BASE=${SEED_BASE:-2026}
 POS=$(mktemp -d)
 trap 'rm -rf "$POS"' EXIT
 for item in $IDS; do
   count=${item%%:*}
   [[ -f "$POS/$count.tsv" ]] ||
-    "$A" gauss gen --remaining "$count" --count 10 --seed $((2026 + count)) > "$POS/$count.tsv"
+    "$A" gauss gen --remaining "$count" --count 10 --seed $((SEED_BASE + count)) > "$POS/$count.tsv"
 done
 for run in $(seq "$RUNS"); do
   for bin in "$A" "$B"; do

@@ -297,6 +297,22 @@ pub trait Scored: Game {
         child.final_score()
     }
 
+    /// The final score of the position after `mv` if that ends the game, else its
+    /// [`Scored::score_estimate`] (from its side to move's view): the horizon of the shallow
+    /// searches that order moves, for games that can compute it cheaper.
+    fn estimate_after(&self, mv: Self::Move) -> i32 {
+        let mut child = self.clone();
+        child.play(mv);
+        child.final_score().unwrap_or_else(|| child.score_estimate())
+    }
+
+    /// How many plies are left to the end of the game along every line, when the game knows
+    /// (Gauss: the placements left, at most): only for tuning heuristics, such as the depth of
+    /// the score searches' first guess. Default: `None`.
+    fn plies_left(&self) -> Option<u32> {
+        None
+    }
+
     /// A finer guess than [`Scored::score_estimate`] for move ordering only, on any scale (the
     /// score searches try a child with a lower value first). Default: the score estimate.
     fn order_estimate(&self) -> i32 {

@@ -10,9 +10,9 @@
 //!   narrowing it by its fail-soft value (MTD(f) and Pons' null-window bisection). The table
 //!   survives between tests, so later tests reuse earlier bounds. Refinements
 //!   ([`ScoreFeatures`]): enhanced transposition cutoffs, killer and history ordering, MTD(f)
-//!   steps at the root, the shallow first guess, and optionally symmetric table keys and
-//!   one-ply ordering. With threads, different thresholds are tested side by side on the shared table
-//!   (see [`AlphaBetaScore`]).
+//!   steps at the root, the shallow first guess, ordering by two-ply searches near the root,
+//!   and optionally symmetric table keys. With threads, different thresholds are tested side
+//!   by side on the shared table (see [`AlphaBetaScore`]).
 //! * [`BisectionScore`]: the same bisection over any win/loss [`Solver`](super::Solver): the
 //!   wrapper game [`Threshold`] ends like the real game but its outcome is "the root's mover
 //!   wins iff the final score is at least `t`", so alpha-beta, PNS or df-pn decide
@@ -202,15 +202,18 @@ pub struct ScoreFeatures {
     /// Root tests step from the last fail-soft value (MTD(f)) instead of bisecting the
     /// remaining interval (after the first test at the estimate, which both do).
     pub mtdf: bool,
-    /// At nodes with at least [`SHALLOW_HEIGHT`] plies below them, children are ordered by a
-    /// one-ply search (the best [`Scored::score_estimate`] the opponent reaches with a reply)
-    /// instead of their own estimate. Off by default: on the same positions it saved 9% of the
-    /// nodes but cost about 28% more time.
+    /// At nodes with at least [`SHALLOW_HEIGHT`] plies below them (the top few plies, where a
+    /// wrong first child costs a large subtree), children are ordered by a
+    /// [`SHALLOW_DEPTH`]-ply search over estimates ([`guess`]) instead of their own estimate.
+    /// On ten random Gauss positions with 11 placements left (one thread) it took 26% fewer
+    /// nodes and 29% less time; the one position with 12 left that took longest went from
+    /// 151 s to 76 s on two threads. (A one-ply search from height 4, measured first, saved
+    /// 9% of the nodes but cost 28% more time.)
     pub shallow: bool,
-    /// The first root test is at the value of a [`GUESS_DEPTH`]-ply search over score
-    /// estimates instead of the root's own estimate: on random Gauss positions with 10 and 12
-    /// placements left it is within one point of the exact score far more often, so fewer
-    /// root tests are needed.
+    /// The first root test is at the value of a search over score estimates to
+    /// [`guess_depth`] plies instead of the root's own estimate: on random Gauss positions
+    /// with 10 and 12 placements left it is within one point of the exact score far more
+    /// often, so fewer root tests are needed.
     pub guess: bool,
     /// Killer moves: per ply, the last two moves that cut a node off are tried first there
     /// (before the other children are even played, so a node whose children all finish the
@@ -234,8 +237,30 @@ pub struct ScoreFeatures {
 /// applies: below it subtrees are too small to be worth the marks.
 pub const DEFER_HEIGHT: u32 = 4;
 
-/// Plies of the search that makes the first guess ([`ScoreFeatures::guess`]).
+/// Plies of the search that makes the first guess ([`ScoreFeatures::guess`]) when the game
+/// does not tell how many plies are left ([`Scored::plies_left`]).
 pub const GUESS_DEPTH: u32 = 6;
+
+/// Deepest first guess for games that tell how many plies are left.
+pub const GUESS_DEPTH_MAX: u32 = 8;
+
+/// The depth of the first guess at `root`: [`GUESS_DEPTH`], or, when the game tells the plies
+/// left, the deepest up to [`GUESS_DEPTH_MAX`] that leaves an even number of plies below its
+/// horizon. On Gauss the estimate at a horizon with an odd number of placements left is biased
+/// (the side to move there has one placement more than the other): on ten random positions
+/// with 12 placements left the guesses of 7 and 9 plies missed the exact scores by 15 and 12
+/// points in all, those of 6 and 8 plies by 6 and 7; with 11 left, 7 plies missed by 4 in all,
+/// 6 and 8 by 9 and 13. The 12-left position that took longest (exact score -3) was guessed
+/// -1 at 6 plies and -2 at 8, and solved in 48 s instead of 62 s on two threads.
+pub fn guess_depth<G: Scored>(root: &G) -> u32 {
+    match root.plies_left() {
+        None => GUESS_DEPTH,
+        Some(left) => {
+            let depth = left.min(GUESS_DEPTH_MAX);
+            depth - (left - depth) % 2
+        }
+    }
+}
 
 /// Fail-soft alpha-beta over scores to `depth` plies, [`Scored::score_estimate`] at the horizon,
 /// children ordered by [`Scored::order_estimate`]: the first guess of the root tests. Counts
@@ -250,6 +275,18 @@ fn guess<G: Scored>(pos: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
     }
     let mut moves = G::Moves::default();
     pos.generate_moves(&mut moves);
+    if depth == 1 {
+        // The children's values are their estimates: no need to build them.
+        let mut best = i32::MIN;
+        for &mv in moves.iter() {
+            *nodes += 1;
+            best = best.max(-pos.estimate_after(mv));
+            if best >= beta {
+                break;
+            }
+        }
+        return best;
+    }
     let mut children: Vec<(i32, G)> = moves
         .iter()
         .map(|&mv| {
@@ -274,8 +311,13 @@ fn guess<G: Scored>(pos: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
 }
 
 /// Height (plies down to the deepest node seen so far) from which nodes order their children
-/// by a one-ply search ([`ScoreFeatures::shallow`]).
-pub const SHALLOW_HEIGHT: u32 = 4;
+/// by a search of [`SHALLOW_DEPTH`] plies ([`ScoreFeatures::shallow`]). On the positions with
+/// 11 placements left heights 7 and 8 did about as well; 6 and 9 took more nodes.
+pub const SHALLOW_HEIGHT: u32 = 7;
+
+/// Plies of the ordering search of [`ScoreFeatures::shallow`] below each child (1 and 3 took
+/// more time on the positions with 11 placements left).
+pub const SHALLOW_DEPTH: u32 = 2;
 
 impl Default for ScoreFeatures {
     fn default() -> Self {
@@ -284,7 +326,7 @@ impl Default for ScoreFeatures {
             history: true,
             symmetry: false,
             mtdf: true,
-            shallow: false,
+            shallow: true,
             killer: true,
             guess: true,
             eager: true,
@@ -515,6 +557,8 @@ struct Worker<'a, G: Game> {
     /// Per ply: the last two distinct moves that cut a node off there, newest first
     /// ([`ScoreFeatures::killer`]).
     killers: Vec<[Option<G::Move>; 2]>,
+    /// Each root test is logged on standard error (`BITSOLVE_SCORE_LOG` set).
+    log: bool,
 }
 
 /// A cheap hasher for a move's history slot.
@@ -575,6 +619,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             buffers: Vec::new(),
             history: vec![0; 2 << HISTORY_BITS],
             killers: Vec::new(),
+            log: std::env::var_os("BITSOLVE_SCORE_LOG").is_some(),
         }
     }
 
@@ -749,7 +794,11 @@ impl<'a, G: Scored> Worker<'a, G> {
                 let order = if i == usize::from(tt_move) {
                     i32::MIN
                 } else if shallow {
-                    Self::reply_estimate(&child)
+                    let mut guess_nodes = 0;
+                    let bound = G::SCORE_BOUND + 1;
+                    let v = guess(&child, SHALLOW_DEPTH, -bound, bound, &mut guess_nodes);
+                    self.stats.nodes += guess_nodes;
+                    v
                 } else {
                     child.order_estimate()
                 };
@@ -867,21 +916,6 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(best)
     }
 
-    /// The best the mover of `pos` (not finished) reaches in one ply: the largest negated
-    /// estimate (or final score) of its children.
-    fn reply_estimate(pos: &G) -> i32 {
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
-        let mut best = i32::MIN;
-        for &mv in moves.iter() {
-            let mut child = pos.clone();
-            child.play(mv);
-            let v = child.final_score().unwrap_or_else(|| child.score_estimate());
-            best = best.max(-v);
-        }
-        best
-    }
-
     /// Runs root tests until the score is known or the search must stop; returns this
     /// thread's statistics.
     fn run(&mut self, root: &G, estimate: i32, id: usize) -> Stats {
@@ -894,9 +928,18 @@ impl<'a, G: Scored> Worker<'a, G> {
             };
             self.threshold = t;
             self.stopped = false;
+            let before = self.stats.nodes;
             let result = self.node(root, t - 1, t, 0);
             let mut interval = self.shared.interval.lock().expect("no thread panicked");
             interval.testing[id] = None;
+            if self.log {
+                let v = result.map_or_else(|| "stopped".to_string(), |(v, _)| v.to_string());
+                eprintln!(
+                    "score test t{id}: score >= {t}: value {v}, {} nodes, at {:.3} s",
+                    self.stats.nodes - before,
+                    self.start.elapsed().as_secs_f64()
+                );
+            }
             match result {
                 Some((v, i)) => {
                     interval.record(t, v, i);
@@ -942,11 +985,15 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         };
         let mut guess_nodes = 0;
         let estimate = if self.features.guess {
-            guess(root, GUESS_DEPTH, -bound - 1, bound + 1, &mut guess_nodes).clamp(-bound, bound)
+            guess(root, guess_depth(root), -bound - 1, bound + 1, &mut guess_nodes)
+                .clamp(-bound, bound)
         } else {
             root.score_estimate()
         };
         shared.nodes.store(guess_nodes, Ordering::Relaxed);
+        if std::env::var_os("BITSOLVE_SCORE_LOG").is_some() {
+            eprintln!("score guess {estimate} ({guess_nodes} nodes)");
+        }
         let (tt, features) = (&self.tt, self.features);
         let run = |id: usize| {
             let done = || {

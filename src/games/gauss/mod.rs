@@ -572,6 +572,22 @@ impl Scored for Gauss {
         child.final_score()
     }
 
+    /// The placements left: every game lasts exactly that long, except under the row option,
+    /// where a full inner area may end it earlier.
+    fn plies_left(&self) -> Option<u32> {
+        Some(self.remaining())
+    }
+
+    /// Plays `mv` on a copy without updating its hash; the provisional score is both the
+    /// estimate and, once the game is over, the final score.
+    fn estimate_after(&self, mv: GaussMove) -> i32 {
+        let mut child = *self;
+        child.supply[self.side.index()][mv.colour().index()] -= 1;
+        rules::place::<false>(&mut child, mv);
+        child.side = !child.side;
+        child.provisional_score()
+    }
+
     /// The same key for the twelve images of the position under the hexagon's symmetries
     /// ([`symmetry`]).
     fn canonical_hash(&self) -> u64 {
