@@ -72,9 +72,10 @@ LOAD_AFTER=$(sed -n 6p "$RUN")
   echo "with seed $SEED + count (\`bitsolve gauss gen\`); a method stops at the first count where it"
   echo "solves none. Each solved with \`bitsolve solve --game gauss --score --threads $THREADS\`,"
   echo "256 MiB table, capped at $CAP s. \`alphabeta\`: fail-soft alpha-beta over scores on the"
-  echo "table with null-window tests at the root (the first at the provisional score, then MTD(f)"
-  echo "steps), enhanced transposition cutoffs and history ordering (with threads: different"
-  echo "thresholds tested side by side); \`dfpn\`: bisection over thresholds, each decided by df-pn"
+  echo "table with null-window tests at the root (the first at the value of a shallow search over"
+  echo "provisional scores, then MTD(f) steps), enhanced transposition cutoffs, killer and history"
+  echo "ordering, children near the root ordered by a two-ply search (see \`ScoreFeatures\` for the"
+  echo "revision measured; with threads: different thresholds tested side by side); \`dfpn\`: bisection over thresholds, each decided by df-pn"
   echo "on the \`Threshold\` wrapper game. Methods run: $METHODS. A position counts as solved"
   echo "within a limit if its solve finished within that time."
   echo
