@@ -6,7 +6,9 @@
 #   NET=nets/ataxx/default.nnue OUT=/work/data/ataxx/gen2.bin SEED=2 scripts/ataxx-datagen.sh
 #
 # Variables: OUT (data file, kept out of git), GAMES (total games), NODES (per move), SEED,
-# THREADS, NET (a net file: play with it instead of the hand-made evaluation), BITSOLVE.
+# THREADS, NET (a net file: play with it instead of the hand-made evaluation), BITSOLVE,
+# MIN_PLIES and MAX_PLIES (random opening plies, default 4 and 8), MAX_OPENING_SCORE (draw the
+# opening again while the engine scores it beyond this; unset: no filter, format version 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/work/data/ataxx/gen1.bin}
@@ -17,6 +19,7 @@ THREADS=${THREADS:-1}
 BITSOLVE=${BITSOLVE:-target/release/bitsolve}
 mkdir -p "$(dirname "$OUT")"
 args=(ataxx datagen --out "$OUT" --games "$GAMES" --nodes "$NODES" --seed "$SEED"
-      --min-plies 4 --max-plies 8 --threads "$THREADS")
+      --min-plies "${MIN_PLIES:-4}" --max-plies "${MAX_PLIES:-8}" --threads "$THREADS")
+if [[ -n ${MAX_OPENING_SCORE:-} ]]; then args+=(--max-opening-score "$MAX_OPENING_SCORE"); fi
 if [[ -n ${NET:-} ]]; then args+=(--net "$NET"); fi
 exec nice -n 10 "$BITSOLVE" "${args[@]}"

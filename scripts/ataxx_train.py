@@ -65,6 +65,8 @@ INPUTS = 98
 QA = 255
 QB = 64
 HEADER = 48
+# Header bytes by data version (2: written with --max-opening-score, 8 more bytes).
+HEADERS = {1: 48, 2: 56}
 RECORD = 24
 # Stride-8 bit of each of the 49 squares, in the order s = 7 * rank + file.
 SQUARE_BITS = np.array([8 * r + f for r in range(7) for f in range(7)])
@@ -90,9 +92,10 @@ def load(paths):
         if raw.size < HEADER or raw[:8].tobytes() != b"BSAXDATA":
             sys.exit(f"{path}: not a bitsolve Ataxx data file")
         version, size = struct.unpack("<II", raw[8:16].tobytes())
-        if version != 1 or size != RECORD:
-            sys.exit(f"{path}: data version {version}, record size {size}: expected 1, {RECORD}")
-        body = raw[HEADER:]
+        if version not in HEADERS or size != RECORD:
+            sys.exit(f"{path}: data version {version}, record size {size}: expected 1 or 2, "
+                     f"{RECORD}")
+        body = raw[HEADERS[version]:]
         body = body[: body.size - body.size % RECORD]
         rec = body.view(dtype).copy()
         # Distinct games across files: the file's number in the high bits.

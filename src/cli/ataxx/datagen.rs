@@ -1,7 +1,9 @@
 //! `bitsolve ataxx datagen`: training data for the Ataxx NNUE by self-play of the engine.
 //!
 //! Each game starts from the standard position with a random number of random plies (uniform
-//! in `--min-plies..=--max-plies`, each ply uniform among the legal moves), then the engine
+//! in `--min-plies..=--max-plies`, each ply uniform among the legal moves; with
+//! `--max-opening-score N` the opening is drawn again, up to [`OPENING_TRIES`] times, while it
+//! ends the game or the engine's search of it scores beyond `±N`), then the engine
 //! plays both sides with a fixed node or depth budget per move (one engine per thread, cleared
 //! between games, so a game depends only on the seed and its index). Every position searched
 //! is written with the search score and, once the game is over, its result. A game ends by the
@@ -10,8 +12,9 @@
 //!
 //! # File format (little-endian)
 //!
-//! A 48-byte header, then 24-byte records, games in index order, each game's records in the
-//! order played.
+//! A 48-byte header (56 bytes in version 2), then 24-byte records, games in index order, each
+//! game's records in the order played. Version 2 is written only with `--max-opening-score`, so
+//! files made without it stay version 1 and resume as before.
 //!
 //! | bytes | header field |
 //! |-------|--------------|
@@ -24,6 +27,8 @@
 //! | 36..40 | least random plies (`u32`) |
 //! | 40..44 | most random plies (`u32`) |
 //! | 44..48 | evaluation: 0 the hand-made one, else the low 32 bits of the net's FNV-1a hash |
+//! | 48..52 | version 2 only: most opening score (`u32`, `--max-opening-score`) |
+//! | 52..56 | version 2 only: reserved, 0 |
 //!
 //! | bytes | record field |
 //! |-------|--------------|
@@ -59,8 +64,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::players::{BuiltIn, Rng};
 
-/// Version of the data format written.
+/// Version of the data format written without an opening filter.
 pub const VERSION: u32 = 1;
+/// Version of the data format written with `--max-opening-score` (a longer header).
+pub const VERSION_FILTERED: u32 = 2;
+/// Bytes of the version 2 header.
+pub const HEADER_SIZE_FILTERED: usize = 56;
+/// Openings drawn at most per game under `--max-opening-score` (the last is kept whatever its
+/// score).
+pub const OPENING_TRIES: u32 = 64;
 /// Bytes per record.
 pub const RECORD_SIZE: usize = 24;
 /// Bytes of the header.
@@ -94,6 +106,11 @@ pub struct DatagenArgs {
     /// Most random plies at the start of a game.
     #[arg(long, default_value_t = 8)]
     max_plies: u32,
+    /// Draw the random opening again while it ends the game or the engine's search of it
+    /// scores beyond this (engine units, a stone ~ 100), up to 64 tries: balanced starts from
+    /// wider openings.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30_000))]
+    max_opening_score: Option<u32>,
     /// Games played at the same time (one search thread each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
@@ -116,11 +133,14 @@ struct Sample {
     side: Player,
 }
 
-/// The header this run writes (and expects on resume).
-fn header(args: &DatagenArgs, net_tag: u32) -> [u8; HEADER_SIZE] {
-    let mut h = [0u8; HEADER_SIZE];
+/// The header this run writes (and expects on resume): version 1, or version 2 with the
+/// opening filter.
+fn header(args: &DatagenArgs, net_tag: u32) -> Vec<u8> {
+    let filtered = args.max_opening_score.is_some();
+    let mut h = vec![0u8; if filtered { HEADER_SIZE_FILTERED } else { HEADER_SIZE }];
     h[0..8].copy_from_slice(b"BSAXDATA");
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    let version = if filtered { VERSION_FILTERED } else { VERSION };
+    h[8..12].copy_from_slice(&version.to_le_bytes());
     h[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
     h[16..24].copy_from_slice(&args.seed.to_le_bytes());
     h[24..32].copy_from_slice(&args.nodes.unwrap_or(0).to_le_bytes());
@@ -128,12 +148,16 @@ fn header(args: &DatagenArgs, net_tag: u32) -> [u8; HEADER_SIZE] {
     h[36..40].copy_from_slice(&args.min_plies.to_le_bytes());
     h[40..44].copy_from_slice(&args.max_plies.to_le_bytes());
     h[44..48].copy_from_slice(&net_tag.to_le_bytes());
+    if let Some(max) = args.max_opening_score {
+        h[48..52].copy_from_slice(&max.to_le_bytes());
+    }
     h
 }
 
 /// Opens (or creates) the output, checks its header, trims it to whole games but the last,
 /// and returns it positioned at the end with the index of the first game to play.
-fn open_output(path: &str, want: &[u8; HEADER_SIZE]) -> anyhow::Result<(File, u64)> {
+fn open_output(path: &str, want: &[u8]) -> anyhow::Result<(File, u64)> {
+    let header_size = want.len();
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -146,23 +170,23 @@ fn open_output(path: &str, want: &[u8; HEADER_SIZE]) -> anyhow::Result<(File, u6
         file.write_all(want)?;
         return Ok((file, 0));
     }
-    let mut got = [0u8; HEADER_SIZE];
+    let mut got = vec![0u8; header_size];
     file.read_exact(&mut got)
         .with_context(|| format!("{path}: shorter than a header ({len} bytes)"))?;
     ensure!(
-        &got == want,
+        got == want,
         "{path}: written with other arguments (header differs); use a new file or the same \
-         --seed, --nodes, --depth, --min-plies, --max-plies and --net"
+         --seed, --nodes, --depth, --min-plies, --max-plies, --max-opening-score and --net"
     );
-    let records = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
+    let records = (len - header_size as u64) / RECORD_SIZE as u64;
     if records == 0 {
-        file.set_len(HEADER_SIZE as u64)?;
+        file.set_len(header_size as u64)?;
         file.seek(SeekFrom::End(0))?;
         return Ok((file, 0));
     }
     let game_at = |file: &mut File, k: u64| -> anyhow::Result<u32> {
         let mut rec = [0u8; RECORD_SIZE];
-        file.seek(SeekFrom::Start(HEADER_SIZE as u64 + k * RECORD_SIZE as u64))?;
+        file.seek(SeekFrom::Start(header_size as u64 + k * RECORD_SIZE as u64))?;
         file.read_exact(&mut rec)?;
         Ok(u32::from_le_bytes([rec[20], rec[21], rec[22], rec[23]]))
     };
@@ -177,7 +201,7 @@ fn open_output(path: &str, want: &[u8; HEADER_SIZE]) -> anyhow::Result<(File, u6
             hi = mid;
         }
     }
-    file.set_len(HEADER_SIZE as u64 + lo * RECORD_SIZE as u64)?;
+    file.set_len(header_size as u64 + lo * RECORD_SIZE as u64)?;
     file.seek(SeekFrom::End(0))?;
     Ok((file, u64::from(last)))
 }
@@ -187,14 +211,8 @@ fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
 }
 
-/// Plays game `index` and returns its records.
-fn play_game(
-    args: &DatagenArgs,
-    index: u64,
-    engine: &mut Engine<NetAtaxx<false>>,
-    net: Option<&'static Network>,
-) -> Vec<u8> {
-    let mut rng = Rng::new(game_seed(args.seed, index));
+/// The standard position after a random number of random plies (`--min-plies..=--max-plies`).
+fn random_opening(args: &DatagenArgs, rng: &mut Rng) -> GameRecord<false> {
     let span = args.max_plies.saturating_sub(args.min_plies) as usize + 1;
     let plies = args.min_plies as usize + rng.below(span);
     let mut game = GameRecord::new(AtaxxStandard::startpos());
@@ -208,8 +226,38 @@ fn play_game(
             break;
         }
     }
-    engine.clear();
+    game
+}
+
+/// Plays game `index` and returns its records.
+fn play_game(
+    args: &DatagenArgs,
+    index: u64,
+    engine: &mut Engine<NetAtaxx<false>>,
+    net: Option<&'static Network>,
+) -> Vec<u8> {
+    let mut rng = Rng::new(game_seed(args.seed, index));
     let limits = SearchLimits { nodes: args.nodes, depth: args.depth, ..SearchLimits::default() };
+    let mut tries = 0;
+    let mut game = loop {
+        let game = random_opening(args, &mut rng);
+        tries += 1;
+        let Some(max) = args.max_opening_score else { break game };
+        if tries >= OPENING_TRIES {
+            break game;
+        }
+        if game.adjudicate().is_some() {
+            // Random play ended the game (a side lost every stone): draw again.
+            continue;
+        }
+        engine.clear();
+        let root = NetAtaxx::new(game.position().clone(), net);
+        let found = engine.search(&root, game.history(), &limits, &mut |_| {});
+        if found.info.score.unsigned_abs() <= max {
+            break game;
+        }
+    };
+    engine.clear();
     let mut samples = Vec::new();
     let result = loop {
         if let Some((result, _)) = game.adjudicate() {
