@@ -204,7 +204,8 @@ pub struct ScoreFeatures {
     pub mtdf: bool,
     /// At nodes with at least [`SHALLOW_HEIGHT`] plies below them (the top few plies, where a
     /// wrong first child costs a large subtree), children are ordered by a
-    /// [`SHALLOW_DEPTH`]-ply search over estimates ([`guess`]) instead of their own estimate.
+    /// [`SHALLOW_DEPTH`]-ply search over estimates (the search of the first guess) instead of
+    /// their own estimate.
     /// On ten random Gauss positions with 11 placements left (one thread) it took 26% fewer
     /// nodes and 29% less time; the one position with 12 left that took longest went from
     /// 151 s to 76 s on two threads. (A one-ply search from height 4, measured first, saved
