@@ -605,6 +605,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         features: ScoreFeatures,
         start: Instant,
         id: usize,
+        log: bool,
     ) -> Self {
         Worker {
             tt,
@@ -620,7 +621,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             buffers: Vec::new(),
             history: vec![0; 2 << HISTORY_BITS],
             killers: Vec::new(),
-            log: std::env::var_os("BITSOLVE_SCORE_LOG").is_some(),
+            log,
         }
     }
 
@@ -992,7 +993,8 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             root.score_estimate()
         };
         shared.nodes.store(guess_nodes, Ordering::Relaxed);
-        if std::env::var_os("BITSOLVE_SCORE_LOG").is_some() {
+        let log = std::env::var_os("BITSOLVE_SCORE_LOG").is_some();
+        if log {
             eprintln!("score guess {estimate} ({guess_nodes} nodes)");
         }
         let (tt, features) = (&self.tt, self.features);
@@ -1004,7 +1006,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             if !super::wait_to_join(id, self.helper_join, &shared.nodes, done) {
                 return Stats::default();
             }
-            Worker::<G>::new(tt, &shared, limits, features, start, id).run(root, estimate, id)
+            Worker::<G>::new(tt, &shared, limits, features, start, id, log).run(root, estimate, id)
         };
         let outputs = if threads == 1 {
             vec![run(0)]

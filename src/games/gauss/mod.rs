@@ -368,6 +368,16 @@ impl Gauss {
         FinalTally { points, void_discs }
     }
 
+    /// A copy with `mv` played but its hash not updated: for positions looked at once and
+    /// dropped (the score of the last placement, the horizon of ordering searches).
+    fn played_unhashed(&self, mv: GaussMove) -> Gauss {
+        let mut child = *self;
+        child.supply[self.side.index()][mv.colour().index()] -= 1;
+        rules::place::<false>(&mut child, mv);
+        child.side = !child.side;
+        child
+    }
+
     /// The score if the game ended now, from the side to move's view.
     pub fn provisional_score(&self) -> i32 {
         let t = self.tally();
@@ -565,11 +575,7 @@ impl Scored for Gauss {
 
     /// Plays `mv` on a copy without updating its hash (the copy is dropped at once).
     fn final_score_after(&self, mv: GaussMove) -> Option<i32> {
-        let mut child = *self;
-        child.supply[self.side.index()][mv.colour().index()] -= 1;
-        rules::place::<false>(&mut child, mv);
-        child.side = !child.side;
-        child.final_score()
+        self.played_unhashed(mv).final_score()
     }
 
     /// The placements left: every game lasts exactly that long, except under the row option,
@@ -581,11 +587,7 @@ impl Scored for Gauss {
     /// Plays `mv` on a copy without updating its hash; the provisional score is both the
     /// estimate and, once the game is over, the final score.
     fn estimate_after(&self, mv: GaussMove) -> i32 {
-        let mut child = *self;
-        child.supply[self.side.index()][mv.colour().index()] -= 1;
-        rules::place::<false>(&mut child, mv);
-        child.side = !child.side;
-        child.provisional_score()
+        self.played_unhashed(mv).provisional_score()
     }
 
     /// The same key for the twelve images of the position under the hexagon's symmetries
