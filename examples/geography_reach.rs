@@ -31,7 +31,8 @@
 //! once per config (comma-separated), side by side (result, seconds, nodes), on a fresh
 //! 256 MiB df-pn solver each time. A config is a name of [`config`] (`basic`, `bridges`, ...,
 //! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
-//! with the two-ply rule) with an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`.
+//! with the two-ply rule, `ohp` = with the parity set, `ohpv` = with the parity-set win too,
+//! `ohpt` and `ohpvt` = those with the leaf traps) with an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`.
 //! ```text
 //! cargo run --release --example geography_reach -- predict [seeds] [low] [high]
 //! ```
@@ -130,6 +131,8 @@ fn config(name: &str) -> (Reductions, u32) {
             default,
         ),
         "ohpv" => (ohp().with(Reductions::PARITY_WIN), default),
+        "ohpt" => (ohp().with(Reductions::TRAPS), default),
+        "ohpvt" => (ohp().with(Reductions::PARITY_WIN).with(Reductions::TRAPS), default),
         "oht" => (
             Reductions::BASIC
                 .with(Reductions::ORDERING)

@@ -101,6 +101,13 @@ impl Reductions {
     /// parity-set rule decides the opponent lost means the mover wins. It generalises the
     /// winning half of the bipartite rule (and the immediate win) to components with odd cycles.
     pub const PARITY_WIN: Reductions = Reductions(1024);
+    /// Leaf traps ([`reductions::traps`]): a vertex `v` other than the token with a neighbour
+    /// `w` of remaining degree 1 (`w` not the token) is a trap, since a move into `v` loses at
+    /// once (the opponent moves on to `w`, where the mover is stuck). The position has the value
+    /// of the same position without the trap's edges, so the traps (found again after each
+    /// removal, until none is left) are dropped before the other rules and the hash look at the
+    /// position, and moves into them are not generated.
+    pub const TRAPS: Reductions = Reductions(2048);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
@@ -135,7 +142,8 @@ impl std::str::FromStr for Reductions {
 
     /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
     /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
-    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`. Example: `default,bridges,chains`.
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`, `traps`.
+    /// Example: `default,bridges,chains`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut set = Reductions::NONE;
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -156,11 +164,12 @@ impl std::str::FromStr for Reductions {
                 "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
                 "parity-set" => Reductions::PARITY_SET,
                 "parity-win" => Reductions::PARITY_WIN,
+                "traps" => Reductions::TRAPS,
                 other => {
                     return Err(format!(
                         "unknown reduction `{other}` (none, default, basic, immediate-win, \
                          bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
-                         pn-guess, two-ply, guided, parity-set, parity-win)"
+                         pn-guess, two-ply, guided, parity-set, parity-win, traps)"
                     ));
                 }
             });
@@ -189,6 +198,10 @@ pub struct Geography {
     outside_edges: u32,
     /// The vertices of remaining degree exactly 2 (kept up to date by `play`).
     two: u128,
+    /// The vertices of remaining degree exactly 1 (kept up to date by `play`).
+    one: u128,
+    /// The traps dropped by [`Reductions::TRAPS`] (empty without it).
+    traps: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
@@ -235,6 +248,8 @@ impl Geography {
             outside_hash: 0,
             outside_edges: 0,
             two: 0,
+            one: 0,
+            traps: 0,
             decided: None,
             canonical: 0,
             reductions: Reductions::DEFAULT,
@@ -245,9 +260,7 @@ impl Geography {
         pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
         pos.outside_edges = reductions::edge_count(&pos, pos.component_complement());
         for v in 0..pos.graph.vertex_count() {
-            if pos.rows[v].count_ones() == 2 {
-                pos.two |= 1u128 << v;
-            }
+            pos.note_degree(v as u8);
         }
         pos.refresh(None);
         Ok(pos)
@@ -487,6 +500,22 @@ impl Geography {
             self.outside_edges += reductions::edge_count(self, cut_off);
         }
         self.component = component;
+        self.traps = if self.reductions.contains(Reductions::TRAPS) {
+            reductions::traps(&self.rows, self.token, self.one & self.component.0)
+        } else {
+            0
+        };
+        if self.traps == 0 {
+            self.settle();
+        } else {
+            let untrapped = self.without_traps();
+            self.decided = untrapped.decided;
+            self.canonical = untrapped.canonical;
+        }
+    }
+
+    /// Sets the decided result and the canonical hash from the rest of the position.
+    fn settle(&mut self) {
         self.decided = reductions::decide(self);
         self.canonical = if self.decided.is_some() {
             // Solvers stop here; the plain component hash is enough.
@@ -494,6 +523,59 @@ impl Geography {
         } else {
             reductions::canonical_hash(self)
         };
+    }
+
+    /// Records in the degree-1 and degree-2 sets whether `v` has remaining degree 1 or 2.
+    fn note_degree(&mut self, v: u8) {
+        let bit = 1u128 << v;
+        let degree = self.rows[v as usize].count_ones();
+        self.one = if degree == 1 { self.one | bit } else { self.one & !bit };
+        self.two = if degree == 2 { self.two | bit } else { self.two & !bit };
+    }
+
+    /// The position of equal value without the edges of its traps ([`Reductions::TRAPS`]),
+    /// settled by the other reductions. Only its rows, component, component hash and edge
+    /// count, degree-2 set, result and canonical hash are meaningful: its full hash covers its
+    /// component alone, and its edge set still holds the traps' edges (its count of edges
+    /// outside the component is set to match).
+    fn without_traps(&self) -> Geography {
+        let mut view = self.clone();
+        view.reductions = self.reductions.without(Reductions::TRAPS);
+        view.traps = 0;
+        let traps = self.traps;
+        let (mut dropped_hash, mut dropped) = (0u64, 0u32);
+        let mut touched = traps;
+        for v in Bitboard128(traps) {
+            let row = self.rows[v as usize];
+            touched |= row;
+            for w in Bitboard128(row & !(traps & (2u128 << v).wrapping_sub(1))) {
+                dropped_hash ^= edge_key(v as u8, w as u8);
+                dropped += 1;
+                view.rows[w as usize] &= !(1u128 << v);
+            }
+            view.rows[v as usize] = 0;
+        }
+        if self.reductions.contains(Reductions::CHAINS) {
+            for v in Bitboard128(touched) {
+                view.note_degree(v as u8);
+            }
+        }
+        // The smaller component: the parts cut off from the token take their edges along.
+        let mut seen = 1u128 << self.token;
+        let mut frontier = seen;
+        while frontier != 0 {
+            frontier = view.neighbours_of_set(frontier) & !seen;
+            seen |= frontier;
+        }
+        view.component = Bitboard128(seen);
+        let cut_off = Bitboard128(self.component.0 & !seen);
+        dropped_hash ^= reductions::edges_hash(&view, cut_off);
+        dropped += reductions::edge_count(&view, cut_off);
+        view.full_hash = self.component_hash() ^ dropped_hash;
+        view.outside_hash = 0;
+        view.outside_edges = self.edges.count() - (self.component_edge_count() - dropped);
+        view.settle();
+        view
     }
 }
 
@@ -505,7 +587,9 @@ impl Game for Geography {
     fn generate_moves(&self, moves: &mut GeographyMoves) {
         // A position decided by a reduction but not over still lists its moves, so callers
         // can play it out (the solvers stop at `outcome()` anyway).
-        for w in self.neighbours(self.token) {
+        // Moves into traps lose at once; a decided position lists them too.
+        let traps = if self.decided.is_some() { 0 } else { self.traps };
+        for w in Bitboard128(self.rows[self.token as usize] & !traps) {
             moves.push(w as u8);
         }
         if self.reductions.contains(Reductions::ORDERING) && moves.len() > 1 {
@@ -531,14 +615,8 @@ impl Game for Geography {
         self.edges.remove(e);
         self.rows[self.token as usize] &= !(1u128 << mv);
         self.rows[mv as usize] &= !(1u128 << self.token);
-        for v in [self.token, mv] {
-            let bit = 1u128 << v;
-            self.two = if self.rows[v as usize].count_ones() == 2 {
-                self.two | bit
-            } else {
-                self.two & !bit
-            };
-        }
+        self.note_degree(self.token);
+        self.note_degree(mv);
         self.full_hash ^= edge_key(self.token, mv) ^ token_key(self.token) ^ token_key(mv);
         let from = self.token;
         self.token = mv;
@@ -559,7 +637,10 @@ impl Game for Geography {
     }
 
     fn hash(&self) -> u64 {
-        if self.bridges.is_some() || self.reductions.contains(Reductions::CHAINS) {
+        if self.bridges.is_some()
+            || self.reductions.contains(Reductions::CHAINS)
+            || self.reductions.contains(Reductions::TRAPS)
+        {
             self.canonical
         } else if self.reductions.contains(Reductions::COMPONENT_HASH) {
             self.component_hash()

@@ -32,6 +32,11 @@
 //! * **Two plies** (opt-in [`Reductions::TWO_PLY`]): every move walks next to a vertex of
 //!   degree 1, so the mover loses.
 //!
+//! * **Leaf traps** ([`traps`], opt-in [`Reductions::TRAPS`]). A vertex next to a leaf (neither
+//!   the token) is never worth entering: the opponent walks on to the leaf. Its edges are
+//!   dropped before the other rules and the hash see the position, again and again while new
+//!   leaves appear.
+//!
 //! Search guidance (opt-in, exact either way): [`Reductions::ORDERING`] (moves by the safe
 //! replies they leave, [`Geography::safe_replies`]), [`Reductions::PN_HINT`] (df-pn initial
 //! numbers from them, [`proof_numbers_hint`]) and [`Reductions::PN_GUESS`] (leaning on
@@ -75,6 +80,43 @@ pub fn edges_hash(pos: &Geography, vertices: Vertices) -> u64 {
 /// Number of remaining edges with both ends in `vertices` (a union of components).
 pub fn edge_count(pos: &Geography, vertices: Vertices) -> u32 {
     vertices.into_iter().map(|v| pos.degree(v as u8)).sum::<u32>() / 2
+}
+
+/// The traps of [`Reductions::TRAPS`] on adjacency `rows` with the token on `s`, given the
+/// `leaves` of its component (its vertices of degree 1): a vertex `v` other than `s` is a trap
+/// when a neighbour `w` other than `s` has no other edge. Entering `v` loses at once (the
+/// opponent moves to `w`, where the mover is stuck), so the position has the value of the one
+/// without `v`'s edges: by induction on the edges, every move not into `v` leads to positions
+/// where `v` is still a trap of the same leaf (the token never reaches `w`, whose only
+/// neighbour is `v`), and a mover whose only moves enter traps loses either way. Dropping a
+/// trap's edges can make new leaves among its neighbours, so this repeats until no trap is
+/// left; the result is every vertex dropped.
+pub fn traps(rows: &[u128; MAX_VERTICES], s: u8, leaves: u128) -> u128 {
+    let token = 1u128 << s;
+    let mut dropped = 0u128;
+    let mut check = leaves & !token;
+    while check != 0 {
+        let mut found = 0u128;
+        while check != 0 {
+            let w = check.trailing_zeros() as usize;
+            check &= check - 1;
+            let row = rows[w] & !dropped;
+            if row.is_power_of_two() {
+                found |= row;
+            }
+        }
+        found &= !(dropped | token);
+        dropped |= found;
+        // Only the neighbours of the new traps lost edges.
+        let mut f = found;
+        while f != 0 {
+            let v = f.trailing_zeros() as usize;
+            f &= f - 1;
+            check |= rows[v];
+        }
+        check &= !(dropped | token);
+    }
+    dropped
 }
 
 /// The result of `pos` if it is over or a reduction that `pos` applies decides it.

@@ -405,6 +405,79 @@ fn hash_reductions_merge_only_equal_values_heavy() {
 }
 
 #[test]
+fn trap_hash_merges_only_equal_values() {
+    let traps = Reductions::BASIC.with(Reductions::TRAPS);
+    let (positions, merges) = equal_hash_equal_value(traps, 31, 300);
+    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+    let every = Reductions::ALL.with(Reductions::TRAPS).with(Reductions::PARITY_SET);
+    let (positions, merges) = equal_hash_equal_value(every.with(Reductions::PARITY_WIN), 32, 300);
+    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+}
+
+#[test]
+fn traps_decide_and_prune_like_brute_force() {
+    let mut rng = KeyStream::new(33);
+    let (mut pruned, mut decided, mut dropped) = (0, 0, 0);
+    for i in 0..3000 {
+        let base = if i % 2 == 0 {
+            structured_position(&mut rng, i)
+        } else {
+            random_position(&mut rng, false)
+        };
+        let flags = [
+            Reductions::TRAPS,
+            Reductions::BASIC.with(Reductions::TRAPS),
+            Reductions::BASIC.with(Reductions::TRAPS).with(Reductions::PARITY_SET),
+        ][(i % 3) as usize];
+        let pos = base.with_reductions(flags);
+        let Some(truth) = brute(&pos) else { continue };
+        if let Some(o) = pos.outcome() {
+            assert_eq!(o, truth, "{}", pos.format_position());
+            decided += 1;
+            continue;
+        }
+        let traps = reductions::traps(&pos.rows, pos.token, pos.component.0);
+        assert_eq!(traps, pos.traps, "the kept leaf set finds every trap");
+        dropped += usize::from(traps != 0);
+        let mut kept = GeographyMoves::new();
+        pos.generate_moves(&mut kept);
+        assert!(!kept.is_empty(), "{}", pos.format_position());
+        for w in pos.neighbours(pos.token) {
+            let w = w as u8;
+            if kept.contains(&w) {
+                continue;
+            }
+            // A move left out enters a trap: the opponent wins at once.
+            assert!(traps >> w & 1 == 1);
+            let mut child = pos.plain();
+            child.play(w);
+            assert_eq!(brute(&child), Some(Outcome::Win), "{} -> {w}", pos.format_position());
+            pruned += 1;
+        }
+        // The kept moves alone decide the position.
+        let win = kept.iter().any(|&w| {
+            let mut child = pos.plain();
+            child.play(w);
+            brute(&child) == Some(Outcome::Loss)
+        });
+        assert_eq!(win, truth == Outcome::Win, "{}", pos.format_position());
+    }
+    assert!(pruned > 100 && decided > 300 && dropped > 100, "{pruned} {decided} {dropped}");
+}
+
+#[test]
+fn traps_cascade_along_a_path() {
+    // A path 0-1-2-3-4-5 with the token on 0: 4 is next to the leaf 5, so 4 is a trap; then
+    // 3 is a leaf, so 2 is a trap too; 1 is then a leaf next to the token, an immediate win.
+    let pos = Geography::parse_position("6 0 5 0 1 1 2 2 3 3 4 4 5")
+        .unwrap()
+        .with_reductions(Reductions::TRAPS.with(Reductions::IMMEDIATE_WIN));
+    assert_eq!(reductions::traps(&pos.rows, 0, pos.component.0), 1 << 2 | 1 << 4);
+    assert_eq!(pos.outcome(), Some(Outcome::Win));
+    assert_eq!(brute(&pos), Some(Outcome::Win));
+}
+
+#[test]
 fn forced_chains_of_equal_parity_hash_alike() {
     // Token on 0; 0 and 1 joined by a direct edge, and by a chain of length 2 or 4.
     let parse = |text| Geography::parse_position(text).unwrap().with_reductions(Reductions::CHAINS);
@@ -543,15 +616,17 @@ fn solvers_with_guidance_agree_with_brute_force() {
     let mut rng = KeyStream::new(27);
     let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
     let mut checked = 0;
-    for i in 0..750 {
+    for i in 0..1050 {
         let flags = [
             GUIDANCE,
             GUIDANCE.with(Reductions::TWO_PLY),
             Reductions::BASIC.with(Reductions::PN_HINT),
             GUIDANCE.with(Reductions::PARITY_SET),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::PARITY_WIN),
-        ][i % 5];
-        let pos = random_position(&mut rng, i % 5 == 0).with_reductions(flags);
+            GUIDANCE.with(Reductions::TRAPS),
+            GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS),
+        ][i % 7];
+        let pos = random_position(&mut rng, i % 7 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
         for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
             let mut solver = make_solver::<Geography>(kind, &options);
@@ -560,7 +635,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
         }
         checked += 1;
     }
-    assert!(checked > 500, "{checked}");
+    assert!(checked > 700, "{checked}");
 }
 
 #[test]
