@@ -411,10 +411,13 @@ impl Geography {
     /// (pass `a == b` to remove nothing): the number of moves that do not let the opponent win
     /// at once (a move to `x` lets the opponent win at once when `x` has another neighbour of
     /// remaining degree 1), and whether some move wins at once (to a vertex whose only edge is
-    /// the one from `token`; such moves are not counted as safe).
+    /// the one from `token`; such moves are not counted as safe). With [`Reductions::TRAPS`]
+    /// the position's traps and their edges are left out.
     pub fn safe_replies(&self, token: u8, a: u8, b: u8) -> (u32, bool) {
+        // The position's traps are out of play (and stay traps after the move).
+        let traps = self.traps;
         let row = |v: u8| -> u128 {
-            let r = self.rows[v as usize];
+            let r = if traps >> v & 1 == 1 { 0 } else { self.rows[v as usize] & !traps };
             if a == b {
                 r
             } else if v == a {

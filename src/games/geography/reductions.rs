@@ -23,8 +23,9 @@
 //! * **Parity sets** ([`independent_set_loss`], opt-in [`Reductions::PARITY_SET`]). The
 //!   pairing argument behind the losing half of the bipartite rule needs no bipartiteness: an
 //!   independent set holding the token into which every other vertex has an even number of
-//!   edges means the mover loses, on any component. Tested by GF(2) elimination on a thinned
-//!   colour class.
+//!   edges means the mover loses, on any component. Tested exactly through the GF(2) kernel of
+//!   the component's adjacency when it is small (the sets are its independent vectors holding
+//!   the token), else by GF(2) elimination on a thinned colour class.
 //! * **Parity-set wins** ([`parity_win`], opt-in [`Reductions::PARITY_WIN`]). A move after
 //!   which the parity-set rule decides the opponent lost wins; on a bipartite component this is
 //!   exactly the winning half of the bipartite rule, so the two parity rules together
@@ -252,7 +253,10 @@ pub fn parity_win(pos: &Geography) -> bool {
 /// `T` and the rest are ever used, so the invariant holds after every reply and the opponent
 /// is never stuck; the game is finite, so the mover gets stuck.
 ///
-/// The set is looked for inside an independent set `I`: the token's colour class of the
+/// The test is exact when the GF(2) kernel of the component's adjacency has at most 11
+/// dimensions (`kernel_parity_loss`: the parity sets are exactly the independent kernel
+/// vectors holding the token). Otherwise the set is looked for inside an independent set `I`:
+/// the token's colour class of the
 /// breadth-first layers of the component (even distance from the token), thinned greedily to
 /// an independent set (a vertex is kept unless it is adjacent to the token or to a vertex kept
 /// before; ascending order, then, if that fails and the class has odd edges, descending
@@ -267,7 +271,7 @@ pub fn independent_set_loss(pos: &Geography) -> bool {
 
 /// The parity-set test of [`independent_set_loss`] on adjacency `rows` with the token on `s`.
 fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
-    // Layered search: even layers are the token's colour class.
+    // Layered search: the component, and its even layers (the token's colour class).
     let mut seen = 1u128 << s;
     let mut frontier = seen;
     let mut left = seen;
@@ -287,6 +291,9 @@ fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
             left |= frontier;
         }
     }
+    if let Some(loss) = kernel_parity_loss(rows, s, seen) {
+        return loss;
+    }
     // Every neighbour of the token is outside the set and has the edge to the token into it,
     // so it needs another edge into the set: into the class, away from the token's neighbours.
     let target = rows[s as usize];
@@ -300,6 +307,86 @@ fn parity_loss(rows: &[u128; MAX_VERTICES], s: u8) -> bool {
     // Odd edges inside the class: the other greedy orders keep other vertices.
     let other = thin(rows, s, left, true);
     other != first && certificate(rows, s, other)
+}
+
+/// Kernel dimensions up to which [`kernel_parity_loss`] enumerates the kernel.
+const KERNEL_ENUMERATION_DIM: usize = 10;
+
+/// The exact parity-set test on the token's `component`, when its GF(2) kernel is small.
+///
+/// A set `T` is a parity set (independent, holding the token `s`, every other vertex with an
+/// even number of edges into `T`) exactly when its indicator vector `x` has `A x = 0` over
+/// GF(2) (`A` the component's adjacency: vertices of `T` have no edge into `T`, the others an
+/// even number), `x_s = 1`, and `T` is independent. Gaussian elimination of the rows, with the
+/// combination of original rows each reduced row stands for, gives a basis of the kernel; the
+/// vectors holding `s` are one of them plus the span of the others (cleared of `s`), which is
+/// enumerated in Gray-code order for an independent one when it has at most
+/// `KERNEL_ENUMERATION_DIM` dimensions (`None` above that).
+fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Option<bool> {
+    let mut reduced = [0u128; MAX_VERTICES];
+    let mut combos = [0u128; MAX_VERTICES];
+    let mut pivots = 0u128;
+    let mut kernel: ArrayVec<u128, MAX_VERTICES> = ArrayVec::new();
+    let mut rest = component;
+    while rest != 0 {
+        let v = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (mut row, mut combo) = (rows[v], 1u128 << v);
+        // Each basis row's lowest bit is its pivot, so reducing by the lowest pivot hit never
+        // brings back a lower one.
+        loop {
+            let hit = row & pivots;
+            if hit == 0 {
+                break;
+            }
+            let p = hit.trailing_zeros() as usize;
+            row ^= reduced[p];
+            combo ^= combos[p];
+        }
+        if row == 0 {
+            kernel.push(combo);
+        } else {
+            let p = row.trailing_zeros() as usize;
+            reduced[p] = row;
+            combos[p] = combo;
+            pivots |= 1u128 << p;
+        }
+    }
+    let token = 1u128 << s;
+    let Some(first) = kernel.iter().position(|k| k & token != 0) else {
+        return Some(false); // no kernel vector holds the token
+    };
+    let base = kernel.swap_remove(first);
+    for k in &mut kernel {
+        if *k & token != 0 {
+            *k ^= base;
+        }
+    }
+    if kernel.len() > KERNEL_ENUMERATION_DIM {
+        return None;
+    }
+    let independent = |x: u128| {
+        let mut rest = x;
+        while rest != 0 {
+            let v = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if rows[v] & x != 0 {
+                return false;
+            }
+        }
+        true
+    };
+    let mut x = base;
+    if independent(x) {
+        return Some(true);
+    }
+    for i in 1u32..1 << kernel.len() {
+        x ^= kernel[i.trailing_zeros() as usize];
+        if independent(x) {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// Whether the row of every vertex of `ys` has a neighbour in `set`.
