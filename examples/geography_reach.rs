@@ -50,7 +50,7 @@
 //! positions (default 10; seeds whose game skips a band give none there): one position of
 //! each game in each band (drawn from the seed among the game's positions in the band), the
 //! first `per_band` in seed order, solved with `config` (as in hard mode, default `basic`; df-pn,
-//! 1 thread, 256 MiB, cold) within `limit_s` (default 60), `jobs` positions at a time (default
+//! 1 thread unless `GEOGRAPHY_REACH_THREADS` says more, 256 MiB, cold) within `limit_s` (default 60), `jobs` positions at a time (default
 //! 1). Output: one line per solve on stderr, then a table per band: positions sampled, solved
 //! within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
@@ -91,6 +91,11 @@ fn reach(samples: &[Sample], secs: f64) -> u32 {
 /// short solves a noticeable part of a second at 256 MiB.
 fn tt_mib() -> usize {
     std::env::var("GEOGRAPHY_REACH_TT_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+}
+
+/// The df-pn threads of each solve in bands and hard mode: `GEOGRAPHY_REACH_THREADS`, default 1.
+fn threads() -> usize {
+    std::env::var("GEOGRAPHY_REACH_THREADS").ok().and_then(|v| v.parse().ok()).unwrap_or(1)
 }
 
 /// The `ohp` reductions: the basic ones, move ordering, proof-number hints, parity set.
@@ -271,6 +276,10 @@ fn bands(args: &[String]) {
     // does not count against the solver.
     let cpu_clock = args.get(7).is_some_and(|a| a == "cpu");
     let jobs = if cpu_clock { 1 } else { jobs };
+    if cpu_clock && threads() > 1 {
+        eprintln!("the cpu clock measures one-thread solves: unset GEOGRAPHY_REACH_THREADS");
+        std::process::exit(2);
+    }
     let (mut work, seed) = band_work(per_band, (low, high, width), &name);
     eprintln!("seeds 1..={seed}, config {full}");
     println!("Seeds 1..={seed} ({} positions), config `{full}`.", work.len());
@@ -278,7 +287,7 @@ fn bands(args: &[String]) {
     // The hardest first, so the pool's jobs end together.
     work.sort_by_key(|w| std::cmp::Reverse(w.0));
     let options =
-        SolverOptions { threads: 1, tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
+        SolverOptions { threads: threads(), tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
     // Plain threads taking work items in turn (not a rayon pool: a rayon worker waiting for
     // the solver's own pool would steal and start further solves meanwhile, so solves would
     // overlap).
@@ -378,8 +387,12 @@ fn hard(args: &[String]) {
                 Some((n, e)) => (n, Some(e.parse::<f64>().expect("epsilon"))),
                 None => (full.as_str(), None),
             };
-            let options =
-                SolverOptions { threads: 1, tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
+            let options = SolverOptions {
+                threads: threads(),
+                tt_mib: tt_mib(),
+                epsilon,
+                ..SolverOptions::default()
+            };
             let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
             let pos = configured(base, name);
             let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };

@@ -1,12 +1,12 @@
 #!/bin/sh
 # Side-by-side measurement of the geography search options on a fixed set of hard positions
-# (seed:plies of examples/geography_reach.rs's random games, 176 to 198 component edges):
+# (seed:plies of examples/geography_reach.rs's random games, 176 to 202 component edges):
 # runs the example in hard mode ($1 s per solve, configs $2) and writes
 # results/geography/reach-hard.md (never edit it by hand: rerun this script).
 set -eu
 limit=${1:-60}
-configs=${2:-basic,order,hint,two,oh,basic/0.5,oh/0.5,ohg/0.5,p/0.5,ohp/0.5,ohpv/0.5}
-positions="8:76 11:77 1:83 11:73 1:76 6:60 11:59 9:53"
+configs=${2:-basic/0.5,ohp/0.5,ohpt/0.5,ohpvt/0.5}
+positions="8:76 11:77 1:83 11:73 1:76 6:60 11:59 9:53 1:78 17:71 3:76 10:47 3:58"
 out=results/geography/reach-hard.md
 cargo build --release --example geography_reach >/dev/null 2>&1
 bin=${CARGO_TARGET_DIR:-target}/release/examples/geography_reach
@@ -30,7 +30,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "\`order\` = + move ordering by safe replies; \`hint\` = + df-pn initial numbers from the safe"
     echo "replies; \`two\` = + two-ply loss rule; \`oh\` = order + hint; \`ohg\` = oh + bipartite guess"
     echo "in the initial numbers; \`p\` = + parity-set loss certificate; \`ohp\` = oh + parity set;"
-    echo "\`ohpv\` = ohp + parity-set win certificate (a move to a parity-set loss);"
+    echo "\`ohpv\` = ohp + parity-set win certificate (a move to a parity-set loss); \`t\` = + leaf"
+    echo "traps (a vertex next to a leaf, neither the token, is dropped with its edges);"
     echo "\`/0.5\`: df-pn 1+epsilon thresholds with epsilon 0.5."
     echo
     echo "$table"

@@ -52,11 +52,12 @@ enum GeographyCommand {
         depth: Option<u32>,
         /// Reductions and search guidance of the exact solver, a comma-separated union such as
         /// `default,bridges,chains` (see `Reductions::from_str`: none, default, basic,
-        /// bridges, chains, all, ordering, pn-hint, guided, parity-set, parity-win, ...). The default adds
-        /// the move ordering, the proof-number hints and the parity-set rule, which cut df-pn's
-        /// nodes 2x to 8x on contest positions of 176 to 198 component edges
-        /// (`results/geography/reach-hard.md`).
-        #[arg(long, default_value = "default,guided,parity-set")]
+        /// bridges, chains, all, ordering, pn-hint, guided, parity-set, parity-win, traps,
+        /// ...). The default adds the move ordering, the proof-number hints, the parity-set
+        /// rule and the leaf traps, which cut df-pn's nodes about 15x against the default
+        /// reductions alone on contest positions of 183 to 202 component edges
+        /// (`docs/geography.md`).
+        #[arg(long, default_value = "default,guided,parity-set,traps")]
         reductions: String,
     },
     /// Plays one game with uniformly random moves (for tests and tournaments). Exit status as
