@@ -466,6 +466,31 @@ fn traps_decide_and_prune_like_brute_force() {
 }
 
 #[test]
+fn the_settled_memo_changes_nothing() {
+    let mut rng = KeyStream::new(34);
+    let every = Reductions::BASIC
+        .with(Reductions::TRAPS)
+        .with(Reductions::PARITY_SET)
+        .with(Reductions::PARITY_WIN)
+        .with(Reductions::CHAINS);
+    let mut hits = 0;
+    for i in 0..2000 {
+        let pos = structured_position(&mut rng, i).with_reductions(every);
+        let mut again = pos.clone();
+        again.find_traps_and_settle();
+        assert_eq!(
+            (pos.traps, pos.decided, pos.canonical),
+            (again.traps, again.decided, again.canonical),
+            "{}",
+            pos.format_position()
+        );
+        let key = pos.component_hash() ^ (u64::from(every.0) << 48);
+        hits += usize::from(settled::lookup(key).is_some());
+    }
+    assert!(hits > 1000, "{hits} positions found in the memo");
+}
+
+#[test]
 fn traps_cascade_along_a_path() {
     // A path 0-1-2-3-4-5 with the token on 0: 4 is next to the leaf 5, so 4 is a trap; then
     // 3 is a leaf, so 2 is a trap too; 1 is then a leaf next to the token, an immediate win.
