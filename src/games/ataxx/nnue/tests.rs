@@ -82,9 +82,9 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
-fn embedded_net_is_net4a() {
-    let net4a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net4a.nnue"));
-    assert_eq!(EMBEDDED, net4a.as_slice(), "nets/ataxx/default.nnue must be a copy of net4a.nnue");
+fn embedded_net_is_net6a() {
+    let net6a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net6a.nnue"));
+    assert_eq!(EMBEDDED, net6a.as_slice(), "nets/ataxx/default.nnue must be a copy of net6a.nnue");
 }
 
 #[test]
