@@ -505,16 +505,17 @@ impl Geography {
         self.component = component;
         // Without bridges (whose cache grows), the rest is a function of the token, the
         // component's edges and the reductions: the solvers generate the same children again
-        // and again, so it is memoised.
+        // and again, so with the dearer rules it is memoised.
         let key = self.component_hash() ^ (u64::from(self.reductions.0) << 48);
-        if self.bridges.is_none()
-            && let Some(settled) = settled::lookup(key)
-        {
+        let memoised = self.bridges.is_none()
+            && (self.reductions.contains(Reductions::TRAPS)
+                || self.reductions.contains(Reductions::PARITY_SET));
+        if memoised && let Some(settled) = settled::lookup(key) {
             (self.traps, self.decided, self.canonical) = settled;
             return;
         }
         self.find_traps_and_settle();
-        if self.bridges.is_none() {
+        if memoised {
             settled::store(key, (self.traps, self.decided, self.canonical));
         }
     }
@@ -607,21 +608,16 @@ mod settled {
     use super::Outcome;
     use std::cell::RefCell;
 
-    /// Entries (a power of two; 24 MiB a thread). Four times as many saved no time on the hard
-    /// positions of `scripts/geography-reach-hard.sh`.
+    /// Entries (a power of two; up to 20 MiB a thread, in pages touched only as they are used).
+    /// Four times as many saved no time on the hard positions of
+    /// `scripts/geography-reach-hard.sh`.
     const ENTRIES: usize = 1 << 19;
 
-    /// One slot: the key (0: empty), the traps, the result and the canonical hash.
-    #[derive(Clone, Copy, Default)]
-    struct Slot {
-        key: u64,
-        traps: u128,
-        decided: u8,
-        canonical: u64,
-    }
-
     thread_local! {
-        static MEMO: RefCell<Vec<Slot>> = RefCell::new(vec![Slot::default(); ENTRIES]);
+        /// Slots of the key (0: empty), the traps' two halves, the canonical hash and the
+        /// result; all zeros, so the allocation is zeroed pages the kernel maps lazily (a
+        /// thread that memoises little costs little memory).
+        static MEMO: RefCell<Vec<[u64; 5]>> = RefCell::new(vec![[0; 5]; ENTRIES]);
     }
 
     /// What is memoised for `key`.
@@ -637,15 +633,15 @@ mod settled {
             return None;
         }
         MEMO.with(|memo| {
-            let entry = memo.borrow()[slot(key)];
-            (entry.key == key).then(|| {
-                let decided = match entry.decided {
+            let [k, lo, hi, canonical, decided] = memo.borrow()[slot(key)];
+            (k == key).then(|| {
+                let decided = match decided {
                     1 => Some(Outcome::Win),
                     2 => Some(Outcome::Loss),
                     3 => Some(Outcome::Draw),
                     _ => None,
                 };
-                (entry.traps, decided, entry.canonical)
+                (u128::from(hi) << 64 | u128::from(lo), decided, canonical)
             })
         })
     }
@@ -658,7 +654,8 @@ mod settled {
             Some(Outcome::Loss) => 2,
             Some(Outcome::Draw) => 3,
         };
-        MEMO.with(|memo| memo.borrow_mut()[slot(key)] = Slot { key, traps, decided, canonical });
+        let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, decided];
+        MEMO.with(|memo| memo.borrow_mut()[slot(key)] = slot_value);
     }
 }
 
