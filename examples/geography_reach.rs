@@ -32,7 +32,8 @@
 //! 256 MiB df-pn solver each time. A config is a name of [`config`] (`basic`, `bridges`, ...,
 //! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
 //! with the two-ply rule, `ohp` = with the parity set, `ohpv` = with the parity-set win too,
-//! `ohpt` and `ohpvt` = those with the leaf traps) with an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`.
+//! `ohpt` and `ohpvt` = those with the leaf traps) with an optional `/e`: df-pn's 1+epsilon
+//! thresholds with epsilon `e`.
 //! ```text
 //! cargo run --release --example geography_reach -- predict [seeds] [low] [high]
 //! ```
@@ -50,8 +51,8 @@
 //! positions (default 10; seeds whose game skips a band give none there): one position of
 //! each game in each band (drawn from the seed among the game's positions in the band), the
 //! first `per_band` in seed order, solved with `config` (as in hard mode, default `basic`; df-pn,
-//! 1 thread unless `GEOGRAPHY_REACH_THREADS` says more, 256 MiB, cold) within `limit_s` (default 60), `jobs` positions at a time (default
-//! 1). Output: one line per solve on stderr, then a table per band: positions sampled, solved
+//! 1 thread unless `GEOGRAPHY_REACH_THREADS` says more, 256 MiB, cold) within `limit_s`
+//! (default 60), `jobs` positions at a time (default 1). Output: one line per solve on stderr, then a table per band: positions sampled, solved
 //! within 1 s, 10 s and the limit, median time and the
 //! most nodes of the solved ones.
 

@@ -54,9 +54,9 @@ enum GeographyCommand {
         /// `default,bridges,chains` (see `Reductions::from_str`: none, default, basic,
         /// bridges, chains, all, ordering, pn-hint, guided, parity-set, parity-win, traps,
         /// ...). The default adds the move ordering, the proof-number hints, the parity-set
-        /// rule and the leaf traps, which cut df-pn's nodes about 15x against the default
-        /// reductions alone on contest positions of 183 to 202 component edges
-        /// (`docs/geography.md`).
+        /// rule and the leaf traps: on 13 contest positions of 176 to 202 component edges
+        /// df-pn needed 3.94M nodes with them against 123.5M with the default reductions
+        /// alone, which left two unsolved at 60 s (`results/geography/reach-hard.md`).
         #[arg(long, default_value = "default,guided,parity-set,traps")]
         reductions: String,
     },

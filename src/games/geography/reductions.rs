@@ -32,7 +32,6 @@
 //!   generalise the whole GF(2) rule to components with odd cycles (as sufficient conditions).
 //! * **Two plies** (opt-in [`Reductions::TWO_PLY`]): every move walks next to a vertex of
 //!   degree 1, so the mover loses.
-//!
 //! * **Leaf traps** ([`traps`], opt-in [`Reductions::TRAPS`]). A vertex next to a leaf (neither
 //!   the token) is never worth entering: the opponent walks on to the leaf. Its edges are
 //!   dropped before the other rules and the hash see the position, again and again while new
