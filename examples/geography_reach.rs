@@ -32,8 +32,9 @@
 //! 256 MiB df-pn solver each time. A config is a name of [`config`] (`basic`, `bridges`, ...,
 //! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
 //! with the two-ply rule, `ohp` = with the parity set, `ohpv` = with the parity-set win too,
-//! `ohpt` and `ohpvt` = those with the leaf traps) with an optional `/e`: df-pn's 1+epsilon
-//! thresholds with epsilon `e`.
+//! `ohpt` and `ohpvt` = those with the leaf traps, `ohptq` = with the pendant pieces too) with
+//! an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`, and an optional `/weak`:
+//! weak proof numbers.
 //! ```text
 //! cargo run --release --example geography_reach -- predict [seeds] [low] [high]
 //! ```
@@ -139,6 +140,7 @@ fn config(name: &str) -> (Reductions, u32) {
         "ohpv" => (ohp().with(Reductions::PARITY_WIN), default),
         "ohpt" => (ohp().with(Reductions::TRAPS), default),
         "ohpvt" => (ohp().with(Reductions::PARITY_WIN).with(Reductions::TRAPS), default),
+        "ohptq" => (ohp().with(Reductions::TRAPS).with(Reductions::PIECES), default),
         "oht" => (
             Reductions::BASIC
                 .with(Reductions::ORDERING)
@@ -262,16 +264,31 @@ fn band_work(
     (work, seed)
 }
 
+/// The reduction config's name and the df-pn options of a config `name[/e][/weak]`: df-pn's
+/// 1+epsilon thresholds with epsilon `e` (`0`: plain), and weak proof numbers with `weak`.
+fn solver_options(full: &str) -> (String, SolverOptions) {
+    let mut parts = full.split('/');
+    let name = parts.next().unwrap_or_default().to_string();
+    let mut options =
+        SolverOptions { threads: threads(), tt_mib: tt_mib(), ..SolverOptions::default() };
+    for part in parts {
+        if part == "weak" {
+            options.weak_numbers = true;
+        } else {
+            let e = part.parse::<f64>().expect("epsilon or `weak`");
+            options.epsilon = (e > 0.0).then_some(e);
+        }
+    }
+    (name, options)
+}
+
 /// Bands mode (see the module docs).
 fn bands(args: &[String]) {
     let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
     let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
     let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
     let full = args.get(6).map_or("basic", String::as_str).to_string();
-    let (name, epsilon) = match full.split_once('/') {
-        Some((n, e)) => (n.to_string(), Some(e.parse::<f64>().expect("epsilon"))),
-        None => (full.clone(), None),
-    };
+    let (name, options) = solver_options(&full);
     // `cpu` as the 8th argument: times are the process's CPU seconds (one solve at a time),
     // and the limit stops a solve after that much CPU time, so other work on the machine
     // does not count against the solver.
@@ -287,8 +304,6 @@ fn bands(args: &[String]) {
     println!();
     // The hardest first, so the pool's jobs end together.
     work.sort_by_key(|w| std::cmp::Reverse(w.0));
-    let options =
-        SolverOptions { threads: threads(), tt_mib: tt_mib(), epsilon, ..SolverOptions::default() };
     // Plain threads taking work items in turn (not a rayon pool: a rayon worker waiting for
     // the solver's own pool would steal and start further solves meanwhile, so solves would
     // overlap).
@@ -383,17 +398,8 @@ fn hard(args: &[String]) {
         let Some(base) = game.get(plies) else { continue };
         let mut row = format!("| s{seed}:{plies} | {} |", component_edges(base));
         for (k, full) in configs.iter().enumerate() {
-            // `name/e`: df-pn with the 1+epsilon thresholds, epsilon = e.
-            let (name, epsilon) = match full.split_once('/') {
-                Some((n, e)) => (n, Some(e.parse::<f64>().expect("epsilon"))),
-                None => (full.as_str(), None),
-            };
-            let options = SolverOptions {
-                threads: threads(),
-                tt_mib: tt_mib(),
-                epsilon,
-                ..SolverOptions::default()
-            };
+            let (name, options) = solver_options(full);
+            let name = name.as_str();
             let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
             let pos = configured(base, name);
             let limits = Limits { time: Some(Duration::from_secs_f64(limit)), ..Limits::default() };

@@ -24,6 +24,7 @@ pub struct CompareArgs {
     solver: Vec<SolverKind>,
     /// A solver with its own options, repeatable (replaces `--solver`):
     /// `SOLVER[:OPT,...]` with `eps=E` (0: plain thresholds), `probe`/`noprobe`, `mob`/`nomob`,
+    /// `weak`/`noweak`,
     /// `tt=MiB`, `t=N` (threads; default: each of `--threads`), e.g. `--config
     /// "dfpn:eps=2,probe" --config dfpn:nomob`.
     #[arg(long = "config", value_name = "SOLVER[:OPT,...]", conflicts_with = "solver")]
@@ -111,6 +112,8 @@ pub fn parse_config(text: &str, base: SolverOptions) -> Result<ConfigSpec, Strin
             "eps" | "epsilon" => options = options.with_epsilon_flag(Some(number(value)?)),
             "probe" => options.win_probe = true,
             "noprobe" => options.win_probe = false,
+            "weak" => options.weak_numbers = true,
+            "noweak" => options.weak_numbers = false,
             "mob" => options.mobility = true,
             "nomob" => options.mobility = false,
             "tt" => options.tt_mib = number(value)? as usize,
@@ -120,11 +123,14 @@ pub fn parse_config(text: &str, base: SolverOptions) -> Result<ConfigSpec, Strin
             }
             other => {
                 return Err(format!(
-                    "config `{text}`: unknown option `{other}` (eps=E, probe, noprobe, mob, \
+                    "config `{text}`: unknown option `{other}` (eps=E, probe, noprobe, weak, noweak, mob, \
                      nomob, tt=MiB, t=N)"
                 ));
             }
         }
+    }
+    if options.weak_numbers && !matches!(kind, SolverKind::Dfpn | SolverKind::Pns) {
+        return Err(format!("config `{text}`: `weak` needs a proof-number solver (dfpn, pns)"));
     }
     Ok(ConfigSpec { kind, options, fixed_threads })
 }
@@ -253,6 +259,9 @@ mod tests {
         let plain = parse_config("alphabeta", base).unwrap();
         assert_eq!((plain.options, plain.fixed_threads), (base, false));
         assert_eq!(parse_config("dfpn:eps=0", base).unwrap().options.epsilon, None);
+        assert!(parse_config("pns:weak", base).unwrap().options.weak_numbers);
+        assert!(!parse_config("dfpn:weak,noweak", base).unwrap().options.weak_numbers);
+        assert!(parse_config("alphabeta:weak", base).unwrap_err().contains("proof-number"));
         assert!(parse_config("dfpn:fast", base).unwrap_err().contains("unknown option `fast`"));
         assert!(parse_config("nosuch", base).unwrap_err().contains("unknown solver"));
         assert!(parse_config("dfpn:eps=x", base).is_err());

@@ -105,6 +105,13 @@ pub struct SearchArgs {
     /// df-pn: no first-reply probe (the default except for gipf).
     #[arg(long, overrides_with = "win_probe")]
     no_win_probe: bool,
+    /// df-pn and PNS: weak proof numbers (the largest child number plus one per other open
+    /// child instead of the sum; fewer nodes where transpositions abound).
+    #[arg(long, overrides_with = "no_weak_numbers")]
+    weak_numbers: bool,
+    /// df-pn and PNS: summed proof numbers (the default).
+    #[arg(long, overrides_with = "weak_numbers")]
+    no_weak_numbers: bool,
     /// Give up on a position after this many seconds.
     #[arg(long)]
     time_limit: Option<f64>,
@@ -172,6 +179,9 @@ impl SearchArgs {
         }
         if self.win_probe || self.no_win_probe {
             options.win_probe = self.win_probe;
+        }
+        if self.weak_numbers || self.no_weak_numbers {
+            options.weak_numbers = self.weak_numbers;
         }
         options
     }

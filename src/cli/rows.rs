@@ -28,6 +28,9 @@ pub fn options_signature(options: &SolverOptions, limits: &Limits, score: bool) 
     if options.win_probe {
         sig.push_str("-probe");
     }
+    if options.weak_numbers {
+        sig.push_str("-weak");
+    }
     if options.helper_join != bitsolve::search::HELPER_JOIN_DEFAULT && options.threads > 1 {
         let _ = write!(sig, "-join{}", options.helper_join);
     }

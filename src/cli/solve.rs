@@ -100,6 +100,11 @@ fn check_threads(args: &SolveArgs) -> Result<()> {
     {
         bail!("--symmetry: only retro2 (on gipf) folds positions by symmetry, not {}", k.name());
     }
+    if args.search.weak_numbers
+        && let Some(k) = args.solver.iter().find(|k| !matches!(k.name(), "dfpn" | "pns"))
+    {
+        bail!("--weak-numbers: only dfpn and pns count proof numbers, not {}", k.name());
+    }
     if args.search.join_nodes != bitsolve::search::HELPER_JOIN_DEFAULT
         && let Some(k) = args.solver.iter().find(|k| k.name() == "retro2")
     {

@@ -267,6 +267,7 @@ impl SolverKind {
 
 /// Options shared by every solver.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(clippy::struct_excessive_bools, reason = "independent switches, each a flag of its own")]
 pub struct SolverOptions {
     /// Worker threads (1 = sequential).
     pub threads: usize,
@@ -274,6 +275,11 @@ pub struct SolverOptions {
     pub tt_mib: usize,
     /// The df-pn 1+epsilon threshold factor (`None`: plain df-pn thresholds).
     pub epsilon: Option<f64>,
+    /// df-pn and PNS: weak proof numbers (Ueda et al. 2008): the number a node adds up over its
+    /// children is instead the largest child's plus one per other unrefuted child, which
+    /// counts subtrees reached through transpositions less often (default off; measured on
+    /// geography in `docs/geography.md`: fewer nodes with the strong reductions, more without).
+    pub weak_numbers: bool,
     /// df-pn and PNS: initialise a new leaf's numbers from its move count (df-pn+ style
     /// mobility) instead of 1 (default on; off pays for games with uniform branching, GIPF).
     pub mobility: bool,
@@ -335,6 +341,7 @@ impl Default for SolverOptions {
             threads: 1,
             tt_mib: TT_MIB_DEFAULT,
             epsilon: None,
+            weak_numbers: false,
             mobility: true,
             win_probe: false,
             helper_join: HELPER_JOIN_DEFAULT,

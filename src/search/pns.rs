@@ -91,6 +91,8 @@ pub struct PnsSolver {
     bytes: usize,
     /// Most nodes the arena may hold, overriding `bytes` (tests).
     node_cap: Option<usize>,
+    /// [`SolverOptions::weak_numbers`].
+    weak: bool,
 }
 
 /// Why a boolean search ended without an answer.
@@ -108,6 +110,8 @@ struct Search<'a, G: Game> {
     root_work: Vec<u64>,
     /// Whether the side to move at the root is the prover.
     root_proves: bool,
+    /// Weak proof numbers ([`SolverOptions::weak_numbers`]).
+    weak: bool,
     limits: &'a Limits,
     start: Instant,
     stats: &'a mut Stats,
@@ -116,7 +120,11 @@ struct Search<'a, G: Game> {
 impl PnsSolver {
     /// A solver whose arena is bounded by `options.tt_mib` MiB (threads and epsilon unused).
     pub fn new(options: &SolverOptions) -> Self {
-        PnsSolver { bytes: options.tt_mib.saturating_mul(1 << 20), node_cap: None }
+        PnsSolver {
+            bytes: options.tt_mib.saturating_mul(1 << 20),
+            node_cap: None,
+            weak: options.weak_numbers,
+        }
     }
 
     /// Most nodes the arena holds for moves of type `M`.
@@ -244,11 +252,17 @@ impl<G: Game> Search<'_, G> {
             let cur = self.path[k] as usize;
             let node = self.nodes[cur];
             let or = self.is_or(k as u32);
-            let (mut min, mut sum) = (INF, 0u32);
+            let (mut min, mut sum, mut max, mut open) = (INF, 0u32, 0u32, 0u32);
             for child in &self.nodes[node.range()] {
                 let (m, s) = if or { (child.pn, child.dn) } else { (child.dn, child.pn) };
                 min = min.min(m);
                 sum = sum.saturating_add(s);
+                max = max.max(s);
+                open += u32::from(s != 0);
+            }
+            if self.weak {
+                // Weak proof numbers: the largest plus one per other open child.
+                sum = max.saturating_add(open.saturating_sub(1));
             }
             let sum = if min == 0 { INF } else { sum.min(MAX_FINITE) };
             let (pn, dn) = if or { (min, sum) } else { (sum, min) };
@@ -302,6 +316,7 @@ impl<G: Game> Solver<G> for PnsSolver {
             path: Vec::new(),
             root_work: Vec::new(),
             root_proves: true,
+            weak: self.weak,
             limits,
             start,
             stats: &mut stats,
@@ -350,6 +365,17 @@ mod tests {
             check(&pos, expected, &report, "pns");
         }
         assert!(outcomes.iter().all(|&n| n > 10), "{outcomes:?}");
+    }
+
+    #[test]
+    fn pns_weak_numbers_match_brute() {
+        let mut solver =
+            PnsSolver::new(&SolverOptions { weak_numbers: true, ..SolverOptions::default() });
+        for pos in positions(3000, 1000) {
+            let expected = brute(&pos);
+            let report = solver.solve(&pos, &Limits::none());
+            check(&pos, expected, &report, "pns weak");
+        }
     }
 
     #[test]

@@ -108,6 +108,13 @@ impl Reductions {
     /// removal, until none is left) are dropped before the other rules and the hash look at the
     /// position, and moves into them are not generated.
     pub const TRAPS: Reductions = Reductions(2048);
+    /// Pendant pieces ([`reductions::pieces`]): a small part `H` of the token's component that
+    /// a cut vertex `v` separates from the token, with one or two edges to `v`, is solved
+    /// alone with the token on `v`. If the mover loses there, `H`'s edges are dropped; if the
+    /// mover wins, `v` is hot (entering it loses; its edges are dropped), or, when `v` is the
+    /// token, the mover wins. Repeated with the leaf traps until nothing changes; moves into
+    /// dropped vertices are not generated.
+    pub const PIECES: Reductions = Reductions(4096);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
@@ -142,7 +149,8 @@ impl std::str::FromStr for Reductions {
 
     /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
     /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
-    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`, `traps`.
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`, `traps`,
+    /// `pieces`.
     /// Example: `default,bridges,chains`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut set = Reductions::NONE;
@@ -165,11 +173,12 @@ impl std::str::FromStr for Reductions {
                 "parity-set" => Reductions::PARITY_SET,
                 "parity-win" => Reductions::PARITY_WIN,
                 "traps" => Reductions::TRAPS,
+                "pieces" => Reductions::PIECES,
                 other => {
                     return Err(format!(
                         "unknown reduction `{other}` (none, default, basic, immediate-win, \
                          bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
-                         pn-guess, two-ply, guided, parity-set, parity-win, traps)"
+                         pn-guess, two-ply, guided, parity-set, parity-win, traps, pieces)"
                     ));
                 }
             });
@@ -200,7 +209,8 @@ pub struct Geography {
     two: u128,
     /// The vertices of remaining degree exactly 1 (kept up to date by `play`).
     one: u128,
-    /// The traps dropped by [`Reductions::TRAPS`] (empty without it).
+    /// The vertices whose edges are dropped: the traps of [`Reductions::TRAPS`] and the
+    /// pendant pieces and hot vertices of [`Reductions::PIECES`] (empty without them).
     traps: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
@@ -509,6 +519,7 @@ impl Geography {
         let key = self.component_hash() ^ (u64::from(self.reductions.0) << 48);
         let memoised = self.bridges.is_none()
             && (self.reductions.contains(Reductions::TRAPS)
+                || self.reductions.contains(Reductions::PIECES)
                 || self.reductions.contains(Reductions::PARITY_SET));
         if memoised && let Some(settled) = settled::lookup(key) {
             (self.traps, self.decided, self.canonical) = settled;
@@ -523,7 +534,16 @@ impl Geography {
     /// Sets the traps, the decided result and the canonical hash from the token and the
     /// component (what `refresh` memoises).
     fn find_traps_and_settle(&mut self) {
-        self.traps = if self.reductions.contains(Reductions::TRAPS) {
+        self.traps = if self.reductions.contains(Reductions::PIECES) {
+            let Some(dropped) = self.traps_and_pieces() else {
+                // A piece hanging at the token wins.
+                self.traps = 0;
+                self.decided = Some(Outcome::Win);
+                self.canonical = self.component_hash();
+                return;
+            };
+            dropped
+        } else if self.reductions.contains(Reductions::TRAPS) {
             reductions::traps(&self.rows, self.token, self.one & self.component.0)
         } else {
             0
@@ -534,6 +554,42 @@ impl Geography {
             let untrapped = self.without_traps();
             self.decided = untrapped.decided;
             self.canonical = untrapped.canonical;
+        }
+    }
+
+    /// The vertices dropped by the leaf traps (with [`Reductions::TRAPS`]) and the pendant
+    /// pieces, found again and again until nothing changes; `None` when a piece at the token
+    /// wins.
+    fn traps_and_pieces(&self) -> Option<u128> {
+        let with_traps = self.reductions.contains(Reductions::TRAPS);
+        let mut rows = self.rows;
+        let mut dropped = 0u128;
+        let mut leaves = self.one & self.component.0;
+        loop {
+            if with_traps {
+                let traps = reductions::traps(&rows, self.token, leaves);
+                for v in Bitboard128(traps) {
+                    for w in Bitboard128(rows[v as usize]) {
+                        rows[w as usize] &= !(1u128 << v);
+                    }
+                    rows[v as usize] = 0;
+                }
+                dropped |= traps;
+            }
+            let verdict = reductions::pieces(&mut rows, self.token);
+            if verdict.win {
+                return None;
+            }
+            if verdict.dropped == 0 {
+                return Some(dropped);
+            }
+            dropped |= verdict.dropped;
+            leaves = 0;
+            for v in self.component {
+                if rows[v as usize].is_power_of_two() {
+                    leaves |= 1u128 << v;
+                }
+            }
         }
     }
 
@@ -563,7 +619,7 @@ impl Geography {
     /// outside the component is set to match).
     fn without_traps(&self) -> Geography {
         let mut view = self.clone();
-        view.reductions = self.reductions.without(Reductions::TRAPS);
+        view.reductions = self.reductions.without(Reductions::TRAPS).without(Reductions::PIECES);
         view.traps = 0;
         let traps = self.traps;
         let (mut dropped_hash, mut dropped) = (0u64, 0u32);
@@ -720,6 +776,7 @@ impl Game for Geography {
         if self.bridges.is_some()
             || self.reductions.contains(Reductions::CHAINS)
             || self.reductions.contains(Reductions::TRAPS)
+            || self.reductions.contains(Reductions::PIECES)
         {
             self.canonical
         } else if self.reductions.contains(Reductions::COMPONENT_HASH) {

@@ -414,16 +414,27 @@ fn trap_hash_merges_only_equal_values() {
     assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
 }
 
+/// A [`structured_position`] for even `i`, a [`random_position`] for odd `i`.
+fn mixed_position(rng: &mut KeyStream, i: u64) -> Geography {
+    if i % 2 == 0 { structured_position(rng, i) } else { random_position(rng, false) }
+}
+
+/// Asserts that the moves `kept` of `pos` alone decide it: one of them wins iff `truth` does.
+fn assert_kept_moves_decide(pos: &Geography, kept: &GeographyMoves, truth: Outcome) {
+    let win = kept.iter().any(|&w| {
+        let mut child = pos.plain();
+        child.play(w);
+        brute(&child) == Some(Outcome::Loss)
+    });
+    assert_eq!(win, truth == Outcome::Win, "{}", pos.format_position());
+}
+
 #[test]
 fn traps_decide_and_prune_like_brute_force() {
     let mut rng = KeyStream::new(33);
     let (mut pruned, mut decided, mut dropped) = (0, 0, 0);
     for i in 0..3000 {
-        let base = if i % 2 == 0 {
-            structured_position(&mut rng, i)
-        } else {
-            random_position(&mut rng, false)
-        };
+        let base = mixed_position(&mut rng, i);
         let flags = [
             Reductions::TRAPS,
             Reductions::BASIC.with(Reductions::TRAPS),
@@ -455,12 +466,7 @@ fn traps_decide_and_prune_like_brute_force() {
             pruned += 1;
         }
         // The kept moves alone decide the position.
-        let win = kept.iter().any(|&w| {
-            let mut child = pos.plain();
-            child.play(w);
-            brute(&child) == Some(Outcome::Loss)
-        });
-        assert_eq!(win, truth == Outcome::Win, "{}", pos.format_position());
+        assert_kept_moves_decide(&pos, &kept, truth);
     }
     assert!(pruned > 100 && decided > 300 && dropped > 100, "{pruned} {decided} {dropped}");
 }
@@ -473,21 +479,24 @@ fn the_settled_memo_changes_nothing() {
         .with(Reductions::PARITY_SET)
         .with(Reductions::PARITY_WIN)
         .with(Reductions::CHAINS);
-    let mut hits = 0;
-    for i in 0..2000 {
-        let pos = structured_position(&mut rng, i).with_reductions(every);
-        let mut again = pos.clone();
-        again.find_traps_and_settle();
-        assert_eq!(
-            (pos.traps, pos.decided, pos.canonical),
-            (again.traps, again.decided, again.canonical),
-            "{}",
-            pos.format_position()
-        );
-        let key = pos.component_hash() ^ (u64::from(every.0) << 48);
-        hits += usize::from(settled::lookup(key).is_some());
+    // Then the same with the pendant pieces, which take the traps' place in the update.
+    for flags in [every, every.with(Reductions::PIECES)] {
+        let mut hits = 0;
+        for i in 0..2000 {
+            let pos = structured_position(&mut rng, i).with_reductions(flags);
+            let mut again = pos.clone();
+            again.find_traps_and_settle();
+            assert_eq!(
+                (pos.traps, pos.decided, pos.canonical),
+                (again.traps, again.decided, again.canonical),
+                "{}",
+                pos.format_position()
+            );
+            let key = pos.component_hash() ^ (u64::from(flags.0) << 48);
+            hits += usize::from(settled::lookup(key).is_some());
+        }
+        assert!(hits > 1000, "{hits} positions found in the memo");
     }
-    assert!(hits > 1000, "{hits} positions found in the memo");
 }
 
 #[test]
@@ -500,6 +509,87 @@ fn traps_cascade_along_a_path() {
     assert_eq!(reductions::traps(&pos.rows, 0, pos.component.0), 1 << 2 | 1 << 4);
     assert_eq!(pos.outcome(), Some(Outcome::Win));
     assert_eq!(brute(&pos), Some(Outcome::Win));
+}
+
+#[test]
+fn pieces_decide_and_prune_like_brute_force() {
+    let mut rng = KeyStream::new(35);
+    let (mut decided, mut dropped) = (0, 0);
+    for i in 0..6000 {
+        let base = mixed_position(&mut rng, i);
+        let flags = [
+            Reductions::PIECES,
+            Reductions::BASIC.with(Reductions::PIECES),
+            Reductions::BASIC.with(Reductions::TRAPS).with(Reductions::PIECES),
+            Reductions::BASIC
+                .with(Reductions::TRAPS)
+                .with(Reductions::PIECES)
+                .with(Reductions::PARITY_SET),
+        ][(i % 4) as usize];
+        let pos = base.with_reductions(flags);
+        let Some(truth) = brute(&pos) else { continue };
+        if let Some(o) = pos.outcome() {
+            assert_eq!(o, truth, "{}", pos.format_position());
+            decided += 1;
+            continue;
+        }
+        dropped += usize::from(pos.traps != 0);
+        let mut kept = GeographyMoves::new();
+        pos.generate_moves(&mut kept);
+        assert!(!kept.is_empty(), "{}", pos.format_position());
+        // The moves kept (none into a dropped piece or a hot vertex) alone decide the position.
+        assert_kept_moves_decide(&pos, &kept, truth);
+    }
+    // Small graphs are mostly decided by the pieces at once; some keep a dropped part.
+    assert!(decided > 3000 && dropped > 150, "{decided} decided, {dropped} with drops");
+}
+
+#[test]
+fn piece_hash_merges_only_equal_values() {
+    let pieces = Reductions::BASIC.with(Reductions::PIECES);
+    let (positions, merges) = equal_hash_equal_value(pieces, 36, 300);
+    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+    let every = Reductions::ALL
+        .with(Reductions::TRAPS)
+        .with(Reductions::PIECES)
+        .with(Reductions::PARITY_SET);
+    let (positions, merges) = equal_hash_equal_value(every, 37, 300);
+    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+}
+
+#[test]
+fn hanging_cycles_are_dropped_or_make_their_vertex_hot() {
+    let parse = |text| {
+        Geography::parse_position(text)
+            .unwrap()
+            .with_reductions(Reductions::PIECES.with(Reductions::IMMEDIATE_WIN))
+    };
+    // An even cycle 1-2-3-4 hangs at 1: entering it comes back to 1 with the same mover, so it
+    // is dropped; then 1 is a leaf next to the token: the mover wins.
+    let even = parse("7 0 7 0 1 1 2 2 3 3 4 4 1 0 5 5 6");
+    let mut rows = even.rows;
+    assert_eq!(reductions::pieces(&mut rows, 0).dropped, 0b11100);
+    assert_eq!(even.outcome(), Some(Outcome::Win));
+    assert_eq!(brute(&even), Some(Outcome::Win));
+    // An odd cycle 1-2-3 hanging at 1 is a pass (whoever enters it hands the move back at 1):
+    // left alone. The piece 1-2-3 at the token loses for the one entering it, and so does the
+    // path 0-5-6: both are dropped, and the mover, stuck, loses.
+    let odd = parse("7 0 6 0 1 1 2 2 3 3 1 0 5 5 6");
+    let mut rows = odd.rows;
+    assert_eq!(reductions::pieces(&mut rows, 0).dropped, 0b10_1110);
+    assert_eq!(odd.outcome(), Some(Outcome::Loss));
+    assert_eq!(brute(&odd), Some(Outcome::Loss));
+    // A pass next to another: 0 holds two hanging triangles. The mover loses (the opponent
+    // answers a pass with the other), so neither triangle may make 0 a win.
+    let passes = parse("8 0 6 0 2 2 3 3 0 0 4 4 5 5 0");
+    assert_ne!(passes.outcome(), Some(Outcome::Win));
+    assert_eq!(brute(&passes), Some(Outcome::Loss));
+    // A triangle 1-2-3 with a leaf 4 at 2 hangs at 1: whoever enters it wins (1 -> 3 -> 2 -> 4),
+    // so 1 is hot; the path 0-5-6 is dropped too, and the mover loses.
+    let hot = parse("7 0 7 0 1 1 2 1 3 2 3 2 4 0 5 5 6");
+    assert_eq!(hot.outcome(), Some(Outcome::Loss));
+    assert_eq!(brute(&hot), Some(Outcome::Loss));
+    assert_ne!(hot.traps & 0b10, 0, "1 is hot");
 }
 
 #[test]
@@ -641,7 +731,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
     let mut rng = KeyStream::new(27);
     let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
     let mut checked = 0;
-    for i in 0..1050 {
+    for i in 0..1200 {
         let flags = [
             GUIDANCE,
             GUIDANCE.with(Reductions::TWO_PLY),
@@ -650,8 +740,9 @@ fn solvers_with_guidance_agree_with_brute_force() {
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::PARITY_WIN),
             GUIDANCE.with(Reductions::TRAPS),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS),
-        ][i % 7];
-        let pos = random_position(&mut rng, i % 7 == 0).with_reductions(flags);
+            GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS).with(Reductions::PIECES),
+        ][i % 8];
+        let pos = random_position(&mut rng, i % 8 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
         for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
             let mut solver = make_solver::<Geography>(kind, &options);

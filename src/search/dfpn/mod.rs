@@ -146,6 +146,7 @@ pub const MAX_PLY: u32 = 100_000;
 pub struct DfpnSolver {
     tt: Arc<TranspositionTable<DfpnEntry>>,
     epsilon: Option<f64>,
+    weak: bool,
     threads: usize,
     /// The search threads (one for a sequential search), with deep stacks.
     pool: rayon::ThreadPool,
@@ -163,6 +164,7 @@ impl DfpnSolver {
         DfpnSolver {
             tt: Arc::new(TranspositionTable::new(options.tt_mib)),
             epsilon: options.epsilon,
+            weak: options.weak_numbers,
             threads,
             pool: deep_pool(threads),
             helper_join: options.helper_join,
@@ -219,6 +221,7 @@ impl DfpnSolver {
             tt: &self.tt,
             busy: busy.as_ref(),
             epsilon: self.epsilon,
+            weak: self.weak,
             mobility: self.mobility,
             probe: self.probe,
             limits,

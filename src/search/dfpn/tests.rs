@@ -183,6 +183,17 @@ fn dfpn_epsilon_matches_brute() {
 }
 
 #[test]
+fn dfpn_weak_numbers_match_brute() {
+    let weak = |threads, tt_mib, epsilon| SolverOptions {
+        weak_numbers: true,
+        ..opts(threads, tt_mib, epsilon)
+    };
+    differential(weak(1, 1, None), 4000, 1200, "dfpn weak");
+    differential(weak(1, 0, Some(0.5)), 3000, 1000, "dfpn weak eps tiny");
+    differential(weak(2, 1, Some(0.5)), 1500, 400, "dfpn weak x2 eps");
+}
+
+#[test]
 fn dfpn_tiny_table_matches_brute() {
     differential(opts(1, 0, None), 4000, 1000, "dfpn tiny");
     differential(opts(1, 0, Some(0.25)), 4000, 1000, "dfpn eps tiny");

@@ -65,6 +65,7 @@ pub(super) struct Shared<'a> {
     pub tt: &'a TranspositionTable<DfpnEntry>,
     pub busy: Option<&'a Busy>,
     pub epsilon: Option<f64>,
+    pub weak: bool,
     pub mobility: bool,
     pub probe: bool,
     pub limits: &'a Limits,
@@ -99,11 +100,22 @@ fn tt_key(hash: u64, mover_proves: bool) -> u64 {
     if mover_proves { hash } else { hash ^ DISPROVER_SALT }
 }
 
-/// `phi` and `delta` of a node from its children's.
-fn combine<M>(children: &[Child<M>]) -> (u64, u64) {
+/// `phi` and `delta` of a node from its children's. `delta` is the sum of the children's `phi`,
+/// or with `weak` (weak proof numbers, Ueda, Hashimoto, Hashimoto and Iida, "Weak proof-number
+/// search", Computers and Games 2008) the largest of them plus one for every other child not
+/// yet refuted: in a DAG a transposed subtree counts once per path through it in the sum, so
+/// the sum overestimates; the weak number does not add them up.
+fn combine<M>(children: &[Child<M>], weak: bool) -> (u64, u64) {
     let phi = children.iter().map(|c| c.delta).min().unwrap_or(INF);
     let delta = if phi == 0 {
         INF
+    } else if weak {
+        let (mut max, mut open) = (0u64, 0u64);
+        for c in children {
+            max = max.max(c.phi);
+            open += u64::from(c.phi != 0);
+        }
+        max.saturating_add(open.saturating_sub(1)).min(MAX_FINITE)
     } else {
         children.iter().fold(0u64, |s, c| s.saturating_add(c.phi)).min(MAX_FINITE)
     };
@@ -290,7 +302,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let mut children = self.children(pos, mover_proves);
         let mut work = 1u64;
-        let (phi, delta) = combine(&children);
+        let (phi, delta) = combine(&children, self.shared.weak);
         // Under table pressure a fresh-looking child may just have been evicted, and
         // re-creating it is no progress: then every frame must expand.
         let pressure = self.stats.tt.overwrites * 16 > self.stats.tt.stores;
@@ -303,7 +315,7 @@ impl<'a, G: Game> Worker<'a, G> {
             th_delta = th_delta.max(delta + 1);
         }
         loop {
-            let (phi, delta) = combine(&children);
+            let (phi, delta) = combine(&children, self.shared.weak);
             if phi >= th_phi || delta >= th_delta || self.stopped {
                 break;
             }
@@ -327,7 +339,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.path.pop();
         self.path_filter[(hash & PATH_FILTER_MASK) as usize] -= 1;
-        let (phi, delta) = combine(&children);
+        let (phi, delta) = combine(&children, self.shared.weak);
         let disproof = (mover_proves && delta == 0) || (!mover_proves && phi == 0);
         let mut rep = if !disproof {
             NO_REP
