@@ -4,9 +4,9 @@
 # $3 to $4 has $1 positions, $2 s per position, $6 positions at a time, solver config $7) and
 # writes results/geography/reach-bands.md (never edit it by hand: rerun this script) and the
 # per-solve log reach-bands.log.
-# Defaults: 10 positions per band, 60 s, 150..210 by 10, 2 jobs, config ohpt/0.5 (the default
-# reductions plus move ordering, proof-number hints, the parity-set rule and the leaf traps,
-# df-pn epsilon 0.5), wall clock.
+# Defaults: 10 positions per band, 60 s, 150..210 by 10, 2 jobs, config ohpt/0.5/weak (the
+# default reductions plus move ordering, proof-number hints, the parity-set rule and the leaf
+# traps, df-pn epsilon 0.5, weak proof numbers), wall clock.
 set -eu
 per_band=${1:-10}
 limit=${2:-60}
@@ -14,7 +14,7 @@ low=${3:-150}
 high=${4:-210}
 width=${5:-10}
 jobs=${6:-2}
-config=${7:-ohpt/0.5}
+config=${7:-ohpt/0.5/weak}
 # $8 = cpu: times are the process's CPU seconds and the limit is CPU time (one solve at a
 # time), written to reach-bands-cpu.md / .log, so that other work on a shared machine does not
 # count against the solver; default wall: wall-clock times, reach-bands.md / .log.
@@ -46,7 +46,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "immediate win, bipartite GF(2) rule, component hash; \`oh\`: plus move ordering and"
     echo "proof-number hints from the safe replies; \`ohp\`: plus the parity-set loss certificate;"
     echo "\`ohpt\`: plus the leaf traps;"
-    echo "\`/e\`: df-pn 1+epsilon thresholds): df-pn,"
+    echo "\`/e\`: df-pn 1+epsilon thresholds; \`/weak\`: weak proof numbers): df-pn,"
     echo "1 thread, 256 MiB table, $limit s of $clock-clock time (cpu: the process's CPU seconds, one"
     echo "solve at a time, so other work on the machine does not count). Solve-by-solve log:"
     echo "\`reach-bands$suffix.log\`."

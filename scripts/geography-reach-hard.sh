@@ -1,12 +1,12 @@
 #!/bin/sh
 # Side-by-side measurement of the geography search options on a fixed set of hard positions
-# (seed:plies of examples/geography_reach.rs's random games, 176 to 202 component edges):
+# (seed:plies of examples/geography_reach.rs's random games, 176 to 204 component edges):
 # runs the example in hard mode ($1 s per solve, configs $2) and writes
 # results/geography/reach-hard.md (never edit it by hand: rerun this script).
 set -eu
 limit=${1:-60}
-configs=${2:-basic/0.5,ohp/0.5,ohpt/0.5,ohpvt/0.5}
-positions="8:76 11:77 1:83 11:73 1:76 6:60 11:59 9:53 1:78 17:71 3:76 10:47 3:58"
+configs=${2:-basic/0.5,ohp/0.5,ohpt/0.5,ohpvt/0.5,ohpt/0.5/weak,ohptq/0.5/weak}
+positions="8:76 11:77 1:83 11:73 1:76 6:60 11:59 9:53 1:78 17:71 3:76 10:47 3:58 2:42 9:47"
 out=results/geography/reach-hard.md
 cargo build --release --example geography_reach >/dev/null 2>&1
 bin=${CARGO_TARGET_DIR:-target}/release/examples/geography_reach
@@ -31,8 +31,11 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "replies; \`two\` = + two-ply loss rule; \`oh\` = order + hint; \`ohg\` = oh + bipartite guess"
     echo "in the initial numbers; \`p\` = + parity-set loss certificate; \`ohp\` = oh + parity set;"
     echo "\`ohpv\` = ohp + parity-set win certificate (a move to a parity-set loss); \`t\` = + leaf"
-    echo "traps (a vertex next to a leaf, neither the token, is dropped with its edges);"
-    echo "\`/0.5\`: df-pn 1+epsilon thresholds with epsilon 0.5."
+    echo "traps (a vertex next to a leaf, neither the token, is dropped with its edges); \`q\` = +"
+    echo "pendant pieces (a small part hanging at a cut vertex by one or two edges, solved alone:"
+    echo "dropped when entering it never helps, or the vertex made hot when entering it wins);"
+    echo "\`/0.5\`: df-pn 1+epsilon thresholds with epsilon 0.5; \`/weak\`: weak proof numbers (the"
+    echo "largest child number plus one per other open child instead of the sum)."
     echo
     echo "$table"
 } >"$out"
