@@ -416,7 +416,7 @@ fn trap_hash_merges_only_equal_values() {
 
 /// A [`structured_position`] for even `i`, a [`random_position`] for odd `i`.
 fn mixed_position(rng: &mut KeyStream, i: u64) -> Geography {
-    if i % 2 == 0 { structured_position(rng, i) } else { random_position(rng, false) }
+    if i.is_multiple_of(2) { structured_position(rng, i) } else { random_position(rng, false) }
 }
 
 /// Asserts that the moves `kept` of `pos` alone decide it: one of them wins iff `truth` does.
