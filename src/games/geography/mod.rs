@@ -568,12 +568,7 @@ impl Geography {
         loop {
             if with_traps {
                 let traps = reductions::traps(&rows, self.token, leaves);
-                for v in Bitboard128(traps) {
-                    for w in Bitboard128(rows[v as usize]) {
-                        rows[w as usize] &= !(1u128 << v);
-                    }
-                    rows[v as usize] = 0;
-                }
+                reductions::drop_vertices(&mut rows, traps);
                 dropped |= traps;
             }
             let verdict = reductions::pieces(&mut rows, self.token);

@@ -248,7 +248,7 @@ fn small_piece_value(rows: &mut [u128; MAX_VERTICES], cut: u8, piece: u128) -> P
 }
 
 /// Removes every edge of the vertices in `set` from `rows`.
-fn drop_vertices(rows: &mut [u128; MAX_VERTICES], set: u128) {
+pub(super) fn drop_vertices(rows: &mut [u128; MAX_VERTICES], set: u128) {
     let mut rest = set;
     while rest != 0 {
         let u = rest.trailing_zeros() as usize;
@@ -329,7 +329,8 @@ fn piece_value(rows: &mut [u128; MAX_VERTICES], v: u8, h: u128) -> PieceValue {
 /// Whether the mover wins the stand-alone game of piece `h` at `v` with the token on `at`
 /// (from `v` only the edges into `h` count; back at `v` with none left, the player to move
 /// there wins iff `back_wins`); `None` when `budget` nodes run out. `rows` is restored before
-/// returning.
+/// returning. Not the bridges' [`SubgameCache::solve`]: that one plays the plain rules on a
+/// copy of the far side's rows, and `f(true)` needs the ending where coming back wins.
 fn standalone_win(
     rows: &mut [u128; MAX_VERTICES],
     at: u8,
