@@ -9,6 +9,8 @@
 # THREADS, NET (a net file: play with it instead of the hand-made evaluation), BITSOLVE,
 # MIN_PLIES and MAX_PLIES (random opening plies, default 4 and 8), MAX_OPENING_SCORE (draw the
 # opening again while the engine scores it beyond this; unset: no filter, format version 1).
+# Scores are in the playing net's units: 300 with net6a (scale 164) is about 1280 with net6b
+# (scale 700, the same weights; nets/ataxx/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/work/data/ataxx/gen1.bin}
