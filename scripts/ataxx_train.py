@@ -21,7 +21,8 @@ Target: LAMBDA * sigmoid(score / K) + (1 - LAMBDA) * result, with score the sear
 data (engine units, side to move) and result 1 / 0.5 / 0 from the side to move's view; K is
 fitted first, as the scale that best predicts the results from the scores (cross-entropy), and
 is written as the net's scale, so the net's evaluation y * K is in the same units as the
-hand-made evaluation the search margins were tuned for. Loss: cross-entropy of sigmoid(y)
+hand-made evaluation the search margins were tuned for. (`--scale S` writes S instead: the
+search's margins play better with wider units, `scripts/ataxx_net_scale.py`.) Loss: cross-entropy of sigmoid(y)
 against the target. Optimiser: Adam with a step-wise learning-rate drop; weights clipped so
 the quantised net cannot overflow (squares: input weights and biases within +-2; tuples: within
 +-1.5, as 36 rows and the bias are summed in i16; output weights within +-127/64).
@@ -391,6 +392,9 @@ def main():
     ap.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
+    ap.add_argument("--scale", type=int, help="evaluation scale written to the net (default: the "
+                    "fitted K); the search plays better with larger units than K, about 700 for "
+                    "net6a (results/ataxx/sprt/README.md)")
     args = ap.parse_args()
     if args.arch == "squares":
         hidden = HIDDEN if args.hidden is None else args.hidden
@@ -484,13 +488,14 @@ def main():
                      arch=args.arch, hidden=hidden, **state)
             os.replace(tmp, args.checkpoint)
 
-    data = net.quantise(k)
+    scale = k if args.scale is None else args.scale
+    data = net.quantise(scale)
     with open(args.out, "wb") as f:
         f.write(data)
     j = val[:100000]
     yq = net.quantised_logits(data, enc, j)
     yf, _ = net.forward(net.batch(enc, j))
-    print(f"wrote {args.out} ({len(data)} bytes, scale {int(round(k))}): quantised validation "
+    print(f"wrote {args.out} ({len(data)} bytes, scale {int(round(scale))}): quantised validation "
           f"loss {cross_entropy(sigmoid(yq), target[j]):.5f}, float {cross_entropy(sigmoid(yf), target[j]):.5f}, "
           f"largest logit difference {np.abs(yq - yf).max():.4f}", flush=True)
 
