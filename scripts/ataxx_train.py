@@ -376,6 +376,34 @@ class TupleNet:
 ARCHS = {"squares": SquareNet, "tuples": TupleNet}
 
 
+def init_from_file(net, path):
+    """Sets a tuples net's float weights from a net file (format version 2): the quantised
+    integers divided by their factors, so the float net computes the file's logits up to
+    rounding. Exits with a message when the file is not such a net of the same hidden size."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.exit(f"--init {path}: {e}")
+    if len(data) < 32 or data[:8] != b"BSAXNNUE":
+        sys.exit(f"--init {path}: not a bitsolve net file (no BSAXNNUE magic)")
+    version, inputs, hidden = struct.unpack("<III", data[8:20])
+    want = 32 + 2 * (TUPLE_INPUTS * net.hidden + 2 * net.hidden) + 4
+    if (version, inputs, hidden) != (2, TUPLE_INPUTS, net.hidden) or len(data) != want:
+        sys.exit(f"--init {path}: version {version}, {inputs} inputs, {hidden} hidden units, "
+                 f"{len(data)} bytes; want version 2, {TUPLE_INPUTS} inputs, {net.hidden} hidden, "
+                 f"{want} bytes")
+    off = 32
+    n1 = TUPLE_INPUTS * hidden
+    net.w1[...] = np.frombuffer(data, "<i2", n1, off).reshape(TUPLE_INPUTS, hidden) / QA
+    off += 2 * n1
+    net.b1[...] = np.frombuffer(data, "<i2", hidden, off) / QA
+    off += 2 * hidden
+    net.w2[...] = np.frombuffer(data, "<i2", hidden, off) / QB
+    off += 2 * hidden
+    net.b2[0] = struct.unpack("<i", data[off:off + 4])[0] / (QA * QB)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("data", nargs="+", help="datagen files")
@@ -392,6 +420,8 @@ def main():
     ap.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
+    ap.add_argument("--init", help="start from this net file's weights (tuples, format version 2, "
+                    "the same hidden size) instead of random ones: fine-tuning on new data")
     ap.add_argument("--scale", type=int, help="evaluation scale written to the net (default: the "
                     "fitted K); the search plays better with larger units than K, about 700 for "
                     "net6a (results/ataxx/sprt/README.md)")
@@ -420,6 +450,11 @@ def main():
           f"constant {cross_entropy(np.full(result.size, result.mean()), result):.4f})", flush=True)
     target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k)).astype(np.float32)
     net = ARCHS[args.arch](rng, hidden)
+    if args.init:
+        if args.arch != "tuples":
+            ap.error("--init reads tuples nets (format version 2) only")
+        init_from_file(net, args.init)
+        print(f"initial weights from {args.init}", flush=True)
     enc = net.encode(rec)
     train = np.flatnonzero(~is_val)
     val = np.flatnonzero(is_val)
@@ -456,6 +491,8 @@ def main():
             n += j.size
         return losses / max(n, 1)
 
+    if args.init and first == 0:
+        print(f"epoch 0 (the initial net): validation loss {evaluate(val):.5f}", flush=True)
     for epoch in range(first, args.epochs):
         lr = args.lr * (0.3 ** (epoch // args.drop_every))
         order = rng.permutation(train)

@@ -263,6 +263,27 @@ fn uai_evaluates_with_the_embedded_net_unless_classic() {
 }
 
 #[test]
+fn uai_time_options_are_listed_set_and_checked() {
+    let input = "setoption name TimeUse value 250\nsetoption name TimeByNodes value true\n\
+                 setoption name TimeUse value 5\nsetoption name TimeByNodes value maybe\n\
+                 setoption name Rules value polish\nsetoption name Rules value standard\nuai\n\
+                 position startpos\ngo wtime 2000 btime 2000 winc 20 binc 20\nquit\n";
+    let out = bitsolve(&["ataxx", "uai", "--time-use", "150"], input);
+    assert!(out.status.success());
+    let text = lines(&out);
+    // Set values survive the rule switches; bad ones are refused and change nothing.
+    assert!(text.iter().any(|l| l == "option name TimeUse type spin default 250 min 10 max 1000"));
+    assert!(text.iter().any(|l| l == "option name TimeByNodes type check default true"));
+    assert!(text.iter().any(|l| l.starts_with("bestmove ")), "{text:?}");
+    let err = stderr(&out);
+    assert!(err.contains("TimeUse 5 out of range") && err.contains("TimeByNodes must be"), "{err}");
+    for bad in [["--time-use", "5"], ["--time-by-nodes", "maybe"]] {
+        let out = bitsolve(&["ataxx", "uai", bad[0], bad[1]], "quit\n");
+        assert!(!out.status.success(), "{bad:?} must be refused");
+    }
+}
+
+#[test]
 fn uai_bad_input_keeps_the_position() {
     let input = "position startpos moves f1 b1\nposition startpos moves f1 zz\nposition fen 8/8 x\n\
                  position sideways\nsetoption name Hash value -3\nsetoption name Nope value 1\n\

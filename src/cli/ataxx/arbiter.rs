@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::games::ataxx::timeman::{self, DEFAULT_TIME_USE, LagTracker, TimeControl};
 use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::SearchLimits;
 use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
@@ -115,7 +115,14 @@ fn serve(
 /// The property that failed, with the output.
 pub fn fuzz(input: &[u8]) -> Result<(), String> {
     let start = AtaxxPolish::startpos();
-    let engine = EngineArgs { threads: 1, hash: 1, depth: None, nodes: None };
+    let engine = EngineArgs {
+        threads: 1,
+        hash: 1,
+        depth: None,
+        nodes: None,
+        time_use: DEFAULT_TIME_USE,
+        time_by_nodes: false,
+    };
     let mut session = Session {
         game: GameRecord::new(start.clone()),
         start,
@@ -224,7 +231,9 @@ impl Session {
             let mv = fallback(&pos).unwrap_or(moves[0]);
             return self.send(&pos, mv, received, out);
         }
-        let budget = timeman::budget_with_lag(&clock, pos.empties().count(), self.lag.per_move());
+        let empties = pos.empties().count();
+        let budget =
+            timeman::budget_scaled(&clock, empties, self.lag.per_move(), self.args.time_use);
         let limits = SearchLimits {
             soft_time: Some(budget.soft),
             hard_time: Some(budget.hard),
@@ -234,6 +243,7 @@ impl Session {
             },
             nodes: if self.depth_cap.is_some() { Some(2_000) } else { self.args.nodes },
             stop: None,
+            soft_by_nodes: self.args.time_by_nodes,
         };
         let verbose = self.verbose;
         if verbose {

@@ -11,6 +11,7 @@ mod watchdog;
 
 use std::process::ExitCode;
 
+use bitsolve::games::ataxx::timeman::DEFAULT_TIME_USE;
 use bitsolve::search::engine::EngineOptions;
 
 /// The Ataxx player commands.
@@ -70,6 +71,15 @@ pub struct EngineArgs {
     /// Never search more than about this many nodes per move (a weaker reference player).
     #[arg(long)]
     nodes: Option<u64>,
+    /// Time per move under a clock, in percent of the default budget (100); larger values
+    /// think longer early in the game and keep less for its end (`TimeUse` in UAI).
+    #[arg(long, default_value_t = DEFAULT_TIME_USE, value_parser = clap::value_parser!(u32).range(10..=1000))]
+    time_use: u32,
+    /// Under a clock, stretch or shorten each move's soft limit by the share of the search's
+    /// nodes its best move took (long when the search hesitates, short when one move is clear;
+    /// `TimeByNodes` in UAI).
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    time_by_nodes: bool,
 }
 
 impl EngineArgs {

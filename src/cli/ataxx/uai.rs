@@ -12,6 +12,10 @@
 //! hand-made evaluation. `setoption name EvalFile value PATH` (or `--eval-file PATH`) loads
 //! another net and switches to it; `EvalFile` set to `<embedded>` goes back to the embedded net.
 //! A file that does not load is reported on stderr and changes nothing.
+//!
+//! Time: under `go wtime/btime`, `TimeUse` (percent of the default budget, `--time-use`) and
+//! `TimeByNodes` (stretch the soft limit when the best move took a small share of the nodes,
+//! `--time-by-nodes`) shape how the clock is spent (`timeman`).
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -23,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::nnue::{NetAtaxx, Network};
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
+use bitsolve::games::ataxx::timeman::{self, DEFAULT_TIME_USE, LagTracker, TimeControl};
 use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
 use bitsolve::{Ataxx, AtaxxMove, Evaluate, Game, Notation, Perft, Player};
@@ -175,19 +179,22 @@ fn serve_all(
     caps: Option<Caps>,
 ) {
     let mut options = engine.options();
+    let mut engine = engine.clone();
     let mut polish = polish;
     loop {
         let next = if polish {
-            Session::<true>::new(&options, &eval, engine, out.clone(), caps).serve(
+            Session::<true>::new(&options, &eval, &engine, out.clone(), caps).serve(
                 lines,
                 &mut options,
                 &mut eval,
+                &mut engine,
             )
         } else {
-            Session::<false>::new(&options, &eval, engine, out.clone(), caps).serve(
+            Session::<false>::new(&options, &eval, &engine, out.clone(), caps).serve(
                 lines,
                 &mut options,
                 &mut eval,
+                &mut engine,
             )
         };
         match next {
@@ -219,7 +226,14 @@ impl Write for Collect {
 pub fn fuzz(input: &[u8]) -> Result<(), String> {
     let buffer = Arc::new(Mutex::new(Vec::new()));
     let out = Output(Arc::new(Mutex::new(Collect(buffer.clone()))));
-    let engine = EngineArgs { threads: 1, hash: 1, depth: None, nodes: None };
+    let engine = EngineArgs {
+        threads: 1,
+        hash: 1,
+        depth: None,
+        nodes: None,
+        time_use: DEFAULT_TIME_USE,
+        time_by_nodes: false,
+    };
     let caps = Caps { depth: 2, nodes: 2_000 };
     serve_all(&mut LineReader::new(input), &engine, Evaluation::classic(), false, &out, Some(caps));
     let output = String::from_utf8(lock(&buffer).clone()).map_err(|e| e.to_string())?;
@@ -365,6 +379,7 @@ impl<const POLISH: bool> Session<POLISH> {
         lines: &mut LineReader<impl BufRead>,
         options: &mut EngineOptions,
         eval: &mut Evaluation,
+        args: &mut EngineArgs,
     ) -> Next {
         while let Ok(Some(line)) = lines.next_line() {
             let line = match line.content {
@@ -388,6 +403,7 @@ impl<const POLISH: bool> Session<POLISH> {
             };
             *options = self.options.clone();
             eval.clone_from(&self.eval);
+            args.clone_from(&self.args);
             match next {
                 Next::Continue => {}
                 Next::Quit | Next::SwitchRules(_) => {
@@ -419,6 +435,14 @@ impl<const POLISH: bool> Session<POLISH> {
                     format!(
                         "option name Rules type combo default {} var standard var polish",
                         if POLISH { "polish" } else { "standard" }
+                    ),
+                    format!(
+                        "option name TimeUse type spin default {} min 10 max 1000",
+                        self.args.time_use
+                    ),
+                    format!(
+                        "option name TimeByNodes type check default {}",
+                        self.args.time_by_nodes
                     ),
                     format!("option name UseNNUE type check default {}", self.eval.enabled),
                     format!("option name EvalFile type string default {}", self.eval.name),
@@ -513,6 +537,22 @@ impl<const POLISH: bool> Session<POLISH> {
                 self.searcher_mut().clear();
                 return Ok(Next::Continue);
             }
+            "timeuse" => {
+                let percent = number()?;
+                if !(10..=1000).contains(&percent) {
+                    return Err(format!("TimeUse {percent} out of range 10..1000"));
+                }
+                self.args.time_use = percent as u32;
+                return Ok(Next::Continue);
+            }
+            "timebynodes" => {
+                self.args.time_by_nodes = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("TimeByNodes must be true or false, not {value:?}")),
+                };
+                return Ok(Next::Continue);
+            }
             "rules" => {
                 return match value.to_ascii_lowercase().as_str() {
                     "polish" if POLISH => Ok(Next::Continue),
@@ -586,7 +626,8 @@ impl<const POLISH: bool> Session<POLISH> {
             }
             let mut lag = lock(&self.lag);
             lag.told(clock.left);
-            Some(timeman::budget_with_lag(&clock, pos.empties().count(), lag.per_move()))
+            let empties = pos.empties().count();
+            Some(timeman::budget_scaled(&clock, empties, lag.per_move(), self.args.time_use))
         } else {
             None
         };
@@ -598,6 +639,7 @@ impl<const POLISH: bool> Session<POLISH> {
         if !infinite && let Some(b) = budget {
             limits.soft_time = Some(b.soft);
             limits.hard_time = Some(b.hard);
+            limits.soft_by_nodes = self.args.time_by_nodes && clock_after.is_some();
             deadline = Some(b.hard + WATCHDOG_SLACK);
         }
         self.stop_search();

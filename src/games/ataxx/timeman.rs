@@ -69,12 +69,24 @@ pub fn budget(clock: &TimeControl, empties: u32) -> Budget {
 /// thinking (pipes, process scheduling on a loaded machine: see [`LagTracker`]); the lag of
 /// every expected move is kept back as well.
 pub fn budget_with_lag(clock: &TimeControl, empties: u32, lag: Duration) -> Budget {
+    budget_scaled(clock, empties, lag, DEFAULT_TIME_USE)
+}
+
+/// The default of [`budget_scaled`]'s `time_use`: the budget of [`budget`].
+pub const DEFAULT_TIME_USE: u32 = 100;
+
+/// As [`budget_with_lag`], with the soft and hard limits scaled by `time_use` percent
+/// (100: unchanged; 200 thinks twice as long per move early in the game, and so has less left
+/// later). The hard limit's cap, an eighth of the usable time plus half the increment, holds
+/// whatever the scale.
+pub fn budget_scaled(clock: &TimeControl, empties: u32, lag: Duration, time_use: u32) -> Budget {
     let moves = expected_moves_left(empties);
     let reserve = MIN_RESERVE + clock.left / 5 + lag * moves;
     let usable = clock.left.saturating_sub(reserve);
     let share = usable / moves + clock.increment * 3 / 4;
-    let hard = (share * 2).min(usable / 8 + clock.increment / 2).max(Duration::from_millis(1));
-    let soft = (share / 2).min(hard).max(Duration::from_millis(1));
+    let scaled = share * time_use / 100;
+    let hard = (scaled * 2).min(usable / 8 + clock.increment / 2).max(Duration::from_millis(1));
+    let soft = (scaled / 2).min(hard).max(Duration::from_millis(1));
     Budget { soft, hard }
 }
 
@@ -179,6 +191,24 @@ mod tests {
         assert!(budget_with_lag(&clock, 20, ms(16)).hard < budget(&clock, 20).hard);
         // With less time than the lag of the remaining moves, answer at once.
         assert_eq!(budget_with_lag(&clock, 20, ms(40)).hard, ms(1));
+    }
+
+    #[test]
+    fn time_use_scales_both_limits_under_the_cap() {
+        let clock = TimeControl { left: ms(2000), increment: ms(20) };
+        let base = budget(&clock, 45);
+        assert_eq!(budget_scaled(&clock, 45, ms(1), 100), budget_with_lag(&clock, 45, ms(1)));
+        let double = budget_scaled(&clock, 45, Duration::ZERO, 200);
+        assert!(double.soft + ms(1) >= base.soft * 2 && double.soft <= base.soft * 2 + ms(1));
+        assert!(double.hard > base.hard);
+        // However large the scale, the hard limit stays under an eighth of the usable time
+        // plus half the increment.
+        for left in [0, 50, 100, 1000, 60_000] {
+            let clock = TimeControl { left: ms(left), increment: ms(20) };
+            let b = budget_scaled(&clock, 10, Duration::ZERO, 1000);
+            assert!(b.soft <= b.hard);
+            assert!(b.hard <= (ms(left) * 4 / 5) / 8 + ms(10) + ms(1), "{left}: {b:?}");
+        }
     }
 
     #[test]

@@ -67,6 +67,11 @@ pub struct SearchLimits {
     pub nodes: Option<u64>,
     /// Stop as soon as this flag becomes true (UAI `stop`, set from another thread).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Scale `soft_time` after each iteration by how settled the best root move is: the
+    /// share of the root's nodes spent below it (all iterations so far), from about 0.75 of the
+    /// soft limit when it took nearly all of them to 2.25 when it took few. The hard limit
+    /// still holds.
+    pub soft_by_nodes: bool,
 }
 
 /// What one finished iteration found (for UAI `info` lines and logs).

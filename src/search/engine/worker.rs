@@ -46,6 +46,11 @@ const ASPIRATION_DELTA: i32 = 40;
 const ASPIRATION_DEPTH: u32 = 4;
 /// Once the half-window passes this, a failing side opens fully.
 const ASPIRATION_MAX: i32 = 500;
+/// [`SearchLimits::soft_by_nodes`]: the least depth whose node shares count, and the soft
+/// limit's factor `(NODE_TM_BASE - share) * NODE_TM_SCALE` for the best move's share.
+const NODE_TM_DEPTH: u32 = 7;
+const NODE_TM_BASE: f64 = 1.5;
+const NODE_TM_SCALE: f64 = 1.5;
 
 /// Ordering scores and move indices of one node, best first once sorted.
 type Order = Vec<(i32, u16)>;
@@ -89,6 +94,10 @@ pub(super) struct Worker<'a, G: Evaluate> {
     root_first: Option<G::Move>,
     /// The best root move of the current iteration so far.
     pub root_best: Option<G::Move>,
+    /// Its index in the root's move list.
+    root_best_index: u16,
+    /// Nodes spent below each root move (by index in the root's move list), all iterations.
+    root_nodes: Vec<u64>,
     unflushed: u64,
     /// Nodes this thread visited.
     pub nodes: u64,
@@ -121,6 +130,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             lmr,
             root_first: None,
             root_best: None,
+            root_best_index: NO_MOVE,
+            root_nodes: Vec::new(),
             unflushed: 0,
             nodes: 0,
             seldepth: 0,
@@ -149,12 +160,15 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut last: Option<SearchInfo<G::Move>> = None;
         let mut score = 0;
         let mut depth = 1 + offset;
+        let mut soft_time = limits.soft_time;
+        self.root_nodes.clear();
         while depth <= max_depth {
             let main = on_info.is_some();
-            if main && limits.soft_time.is_some_and(|t| self.shared.start.elapsed() >= t) {
+            if main && soft_time.is_some_and(|t| self.shared.start.elapsed() >= t) {
                 break;
             }
             self.root_best = None;
+            self.root_best_index = NO_MOVE;
             self.seldepth = 0;
             let s = self.aspiration(root, depth, score);
             if self.aborted {
@@ -179,10 +193,25 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 if mate_distance(score).is_some_and(|d| depth >= 2 * d.unsigned_abs() + 2) {
                     break;
                 }
+                if limits.soft_by_nodes
+                    && depth >= NODE_TM_DEPTH
+                    && let Some(share) = self.best_move_share()
+                {
+                    let factor = (NODE_TM_BASE - share) * NODE_TM_SCALE;
+                    soft_time = limits.soft_time.map(|t| t.mul_f64(factor));
+                }
             }
             depth += 1;
         }
         last
+    }
+
+    /// The share of the root's nodes (all iterations so far) spent below the current best
+    /// root move, if it is known.
+    fn best_move_share(&self) -> Option<f64> {
+        let total: u64 = self.root_nodes.iter().sum();
+        let best = *self.root_nodes.get(usize::from(self.root_best_index))?;
+        (total > 0).then(|| best as f64 / total as f64)
     }
 
     /// One root search of `depth` plies, in a window around `previous` that widens on failure.
@@ -318,13 +347,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let mut best_index = NO_MOVE;
         let mut multicut = None;
         for k in 0..order.len() {
-            // Selection sort, one step per move: most nodes cut off after a few moves. The
-            // highest score first, the lowest index among equal scores (one integer key).
-            let pick = (k..order.len())
-                .max_by_key(|&j| (i64::from(order[j].0) << 16) | i64::from(!order[j].1))
-                .unwrap_or(k);
-            order.swap(k, pick);
-            let (order_score, index) = order[k];
+            let (order_score, index) = select_next(&mut order, k);
             if index == excluded {
                 continue;
             }
@@ -350,7 +373,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             self.shared.tt.prefetch(child.hash());
             let window = (alpha, beta);
             let depth = depth + extension;
+            let before = self.nodes;
             let score = self.search_child(&child, depth, ply, window, pv_node, k, order_score, mv);
+            self.count_root_nodes(root, index, before);
             if self.aborted {
                 break;
             }
@@ -359,7 +384,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 if score > alpha {
                     alpha = score;
                     best_index = index;
-                    self.record_best(mv, ply, pv_node);
+                    self.record_best(mv, index, ply, pv_node);
                     if score >= beta {
                         self.ordering.reward(mv, &tried, ply, depth);
                         break;
@@ -385,6 +410,19 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         let best_index = if best_index == NO_MOVE { tt_move } else { best_index };
         self.store_tt(hash, best, bounds, best_index, depth, ply);
         best
+    }
+
+    /// At the root, adds the nodes visited since the count was `before` to the root move with
+    /// index `index`.
+    fn count_root_nodes(&mut self, root: bool, index: u16, before: u64) {
+        if !root {
+            return;
+        }
+        let i = usize::from(index);
+        if self.root_nodes.len() <= i {
+            self.root_nodes.resize(i + 1, 0);
+        }
+        self.root_nodes[i] += self.nodes - before;
     }
 
     /// The score of a non-root node that needs no search: a finished game, a draw by rule or
@@ -546,10 +584,12 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         s
     }
 
-    /// A new best move `mv` that raised alpha at `ply`: the root's best, and the PV line.
-    fn record_best(&mut self, mv: G::Move, ply: u32, pv_node: bool) {
+    /// A new best move `mv` (index `index` in its node's list) that raised alpha at `ply`: the
+    /// root's best, and the PV line.
+    fn record_best(&mut self, mv: G::Move, index: u16, ply: u32, pv_node: bool) {
         if ply == 0 {
             self.root_best = Some(mv);
+            self.root_best_index = index;
         }
         if pv_node {
             let p = ply as usize;
@@ -618,4 +658,15 @@ fn late_move_prunes(pv_node: bool, depth: i32, best: i32, searched: usize) -> bo
         && depth <= LMP_DEPTH
         && best > -EVAL_LIMIT
         && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize
+}
+
+/// One step of a selection sort of `order` (most nodes cut off after a few moves, so a full
+/// sort would be wasted): moves the best of `order[k..]` to `k` and returns it. The highest
+/// score first, the lowest index among equal scores (one integer key).
+fn select_next(order: &mut Order, k: usize) -> (i32, u16) {
+    let pick = (k..order.len())
+        .max_by_key(|&j| (i64::from(order[j].0) << 16) | i64::from(!order[j].1))
+        .unwrap_or(k);
+    order.swap(k, pick);
+    order[k]
 }
