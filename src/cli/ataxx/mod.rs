@@ -77,8 +77,8 @@ pub struct EngineArgs {
     time_use: u32,
     /// Under a clock, stretch or shorten each move's soft limit by the share of the search's
     /// nodes its best move took (long when the search hesitates, short when one move is clear;
-    /// `TimeByNodes` in UAI).
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    /// `TimeByNodes` in UAI; `--time-by-nodes false` turns it off).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     time_by_nodes: bool,
 }
 
