@@ -2,7 +2,8 @@
 //! search (PVS) node.
 //!
 //! The node, top to bottom: game end and draw detection, mate-distance pruning, the horizon
-//! (static evaluation), the table probe, reverse futility pruning, then the moves in order
+//! (static evaluation), the table probe, reverse futility pruning, internal iterative
+//! reduction (a ply less without a table move), then the moves in order
 //! (table move, hint, killers, history) with late move pruning and late move reductions. The
 //! table's move is extended by a ply when a half-depth search without it shows it is singular
 //! (and a node where another move also reaches the table's bound returns at once: multicut).
@@ -33,6 +34,9 @@ const RFP_MARGIN: i32 = 120;
 const LMP_DEPTH: i32 = 5;
 const LMP_BASE: usize = 4;
 const LMP_SCALE: usize = 3;
+/// Internal iterative reduction: least remaining depth at which a node without a table move
+/// is searched a ply shallower (its move ordering is poor; the next visit has the move).
+const IIR_DEPTH: i32 = 4;
 /// Late move reductions: least remaining depth and least number of moves tried first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 2;
@@ -340,6 +344,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return score;
         }
 
+        let depth = internal_reduction(depth, tt_move, root || singular);
         let (moves, mut order, mut tried) = self.order_moves(pos, ply, tt_move);
         self.path.push(hash);
         let alpha_start = alpha;
@@ -649,6 +654,13 @@ impl Singular {
             Singular::None | Singular::Cut(_) => 0,
         }
     }
+}
+
+/// Internal iterative reduction: `depth` less a ply when the node has no table move at
+/// [`IIR_DEPTH`] or more, unless `exempt` (the root, which orders by the last iteration, or a
+/// singular search's repeat of its parent).
+fn internal_reduction(depth: i32, tt_move: u16, exempt: bool) -> i32 {
+    if tt_move == NO_MOVE && !exempt && depth >= IIR_DEPTH { depth - 1 } else { depth }
 }
 
 /// Late move pruning: a non-PV node near the horizon that already has a move that does not
