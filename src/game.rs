@@ -341,6 +341,13 @@ pub trait Evaluate: Game {
         0
     }
 
+    /// Whether `mv` is so rarely the best move that the engine may skip it below the root once
+    /// the node has tried two moves and has one that does not lose (late move pruning at every
+    /// depth). Default: never.
+    fn is_futile(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// Whether a rule outside [`Game`] (a move-count rule such as Ataxx's 50 jumps) has already
     /// ended this position in a draw. Default: never.
     fn is_rule_draw(&self) -> bool {

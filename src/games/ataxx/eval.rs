@@ -120,6 +120,13 @@ impl<const POLISH: bool> Evaluate for Ataxx<POLISH> {
         2 * flips as i32 + i32::from(mv.is_clone())
     }
 
+    /// A jump that flips nothing: it only moves a stone away, leaving a hole behind.
+    fn is_futile(&self, mv: <Self as Game>::Move) -> bool {
+        mv.to().is_some_and(|to| {
+            !mv.is_clone() && (NEIGHBOURS[to as usize] & self.stones(!self.side_to_move()).0) == 0
+        })
+    }
+
     fn is_rule_draw(&self) -> bool {
         self.halfmove() >= super::perft::clock_limit(POLISH)
     }
@@ -130,6 +137,25 @@ mod tests {
     use super::*;
     use crate::notation::Notation;
     use crate::{AtaxxStandard, Player};
+
+    #[test]
+    fn futile_moves_are_the_jumps_that_flip_nothing() {
+        let pos = AtaxxStandard::parse_position("x5o/7/7/7/7/7/o5x x 0 1").unwrap();
+        let mut moves = <AtaxxStandard as Game>::Moves::default();
+        pos.generate_moves(&mut moves);
+        assert!(moves.iter().any(|m| !m.is_clone()), "the start has jumps");
+        for &mv in moves.iter() {
+            // Nothing is in reach of the other side's stones at the start.
+            assert_eq!(pos.is_futile(mv), !mv.is_clone(), "{mv}");
+        }
+        // A jump next to the other side's stone flips it: not futile.
+        let pos = AtaxxStandard::parse_position("7/7/7/7/7/2o4/x6 x 0 1").unwrap();
+        let jump = pos.parse_move("a1b3").unwrap();
+        assert!(!jump.is_clone() && !pos.is_futile(jump));
+        // a3 is not next to c2: a jump there only leaves a hole.
+        let far = pos.parse_move("a1a3").unwrap();
+        assert!(!far.is_clone() && pos.is_futile(far));
+    }
 
     #[test]
     fn features_of_the_start_position_are_symmetric() {

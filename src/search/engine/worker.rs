@@ -37,6 +37,8 @@ const LMP_SCALE: usize = 3;
 /// Internal iterative reduction: least remaining depth at which a node without a table move
 /// is searched a ply shallower (its move ordering is poor; the next visit has the move).
 const IIR_DEPTH: i32 = 4;
+/// Moves a node tries before it skips the game's futile moves ([`Evaluate::is_futile`]).
+const FUTILE_AFTER: usize = 2;
 /// Late move reductions: least remaining depth and least number of moves tried first.
 const LMR_DEPTH: i32 = 3;
 const LMR_MOVES: usize = 2;
@@ -357,7 +359,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                 continue;
             }
             let mv = moves[usize::from(index)];
-            if late_move_prunes(pv_node, depth, best, k) {
+            let futile = !root && pos.is_futile(mv) && !self.ordering.is_killer(&mv, ply);
+            if late_move_prunes(pv_node, depth, best, k, futile) {
                 break;
             }
             let extension = if k == 0 && order_score == TT_MOVE_SCORE && !root && !pv_node {
@@ -663,13 +666,16 @@ fn internal_reduction(depth: i32, tt_move: u16, exempt: bool) -> i32 {
     if tt_move == NO_MOVE && !exempt && depth >= IIR_DEPTH { depth - 1 } else { depth }
 }
 
-/// Late move pruning: a non-PV node near the horizon that already has a move that does not
-/// lose stops after `LMP_BASE + LMP_SCALE * depth^2` moves.
-fn late_move_prunes(pv_node: bool, depth: i32, best: i32, searched: usize) -> bool {
-    !pv_node
-        && depth <= LMP_DEPTH
-        && best > -EVAL_LIMIT
-        && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize
+/// Late move pruning, once a node has a move that does not lose: a non-PV node near the
+/// horizon stops after `LMP_BASE + LMP_SCALE * depth^2` moves, and any node below the root
+/// stops at a `futile` move ([`Evaluate::is_futile`], not a killer) once it has tried
+/// [`FUTILE_AFTER`] (the hint orders such moves last).
+fn late_move_prunes(pv_node: bool, depth: i32, best: i32, searched: usize, futile: bool) -> bool {
+    best > -EVAL_LIMIT
+        && ((futile && searched >= FUTILE_AFTER)
+            || (!pv_node
+                && depth <= LMP_DEPTH
+                && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize))
 }
 
 /// One step of a selection sort of `order` (most nodes cut off after a few moves, so a full

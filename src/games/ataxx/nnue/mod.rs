@@ -537,6 +537,11 @@ impl<const POLISH: bool> Evaluate for NetAtaxx<POLISH> {
     }
 
     #[inline]
+    fn is_futile(&self, mv: AtaxxMove) -> bool {
+        self.pos.is_futile(mv)
+    }
+
+    #[inline]
     fn is_rule_draw(&self) -> bool {
         self.pos.is_rule_draw()
     }
