@@ -144,7 +144,7 @@ mod tests {
         let mut moves = <AtaxxStandard as Game>::Moves::default();
         pos.generate_moves(&mut moves);
         assert!(moves.iter().any(|m| !m.is_clone()), "the start has jumps");
-        for &mv in moves.iter() {
+        for &mv in &moves {
             // Nothing is in reach of the other side's stones at the start.
             assert_eq!(pos.is_futile(mv), !mv.is_clone(), "{mv}");
         }
