@@ -19,8 +19,9 @@ besides numpy (pip install scipy) for its sparse products.
 
 Target: LAMBDA * sigmoid(score / K) + (1 - LAMBDA) * result, with score the search score of the
 data (engine units, side to move) and result 1 / 0.5 / 0 from the side to move's view; K is
-fitted first, as the scale that best predicts the results from the scores (cross-entropy), and
-is written as the net's scale, so the net's evaluation y * K is in the same units as the
+fitted first, for each file on its own (each file's scores are in the units of the net that
+played it), as the scale that best predicts the results from the scores (cross-entropy), and
+the last file's K is written as the net's scale, so the net's evaluation y * K is in the same units as the
 hand-made evaluation the search margins were tuned for. (`--scale S` writes S instead: the
 search's margins play better with wider units, `scripts/ataxx_net_scale.py`.) Loss: cross-entropy of sigmoid(y)
 against the target. Optimiser: Adam with a step-wise learning-rate drop; weights clipped so
@@ -445,10 +446,16 @@ def main():
     is_val = np.isin(rec["game"], val_games)
     score = rec["score"].astype(np.float32)
     result = (rec["result"].astype(np.float32) + 1) / 2
-    k, k_loss = fit_k(score[~is_val], result[~is_val])
-    print(f"K = {k:.1f} (result cross-entropy from scores {k_loss:.4f}; "
-          f"constant {cross_entropy(np.full(result.size, result.mean()), result):.4f})", flush=True)
-    target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k)).astype(np.float32)
+    # K per file: each file's scores are in the units of the net that played its games.
+    file_of = (rec["game"] >> np.uint32(24)) if len(args.data) > 1 else np.zeros(rec.size, np.uint32)
+    k_of = np.zeros(rec.size, dtype=np.float32)
+    for n, path in enumerate(args.data):
+        in_file = file_of == n
+        k, k_loss = fit_k(score[in_file & ~is_val], result[in_file & ~is_val])
+        k_of[in_file] = k
+        print(f"{path}: K = {k:.1f} (result cross-entropy from scores {k_loss:.4f}; constant "
+              f"{cross_entropy(np.full(result.size, result.mean()), result):.4f})", flush=True)
+    target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k_of)).astype(np.float32)
     net = ARCHS[args.arch](rng, hidden)
     if args.init:
         if args.arch != "tuples":
@@ -525,7 +532,7 @@ def main():
                      arch=args.arch, hidden=hidden, **state)
             os.replace(tmp, args.checkpoint)
 
-    scale = k if args.scale is None else args.scale
+    scale = k if args.scale is None else args.scale  # k: the last file's
     data = net.quantise(scale)
     with open(args.out, "wb") as f:
         f.write(data)

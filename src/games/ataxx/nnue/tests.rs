@@ -82,10 +82,10 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
-fn embedded_net_is_net7a() {
-    let net7a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net7a.nnue"));
-    assert_eq!(EMBEDDED, net7a.as_slice(), "nets/ataxx/default.nnue must be a copy of net7a.nnue");
-    assert_eq!(i32::from_le_bytes(net7a[28..32].try_into().unwrap()), 700);
+fn embedded_net_is_net8a() {
+    let net8a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net8a.nnue"));
+    assert_eq!(EMBEDDED, net8a.as_slice(), "nets/ataxx/default.nnue must be a copy of net8a.nnue");
+    assert_eq!(i32::from_le_bytes(net8a[28..32].try_into().unwrap()), 700);
 }
 
 #[test]
