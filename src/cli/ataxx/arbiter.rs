@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, DEFAULT_TIME_USE, LagTracker, TimeControl};
+use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
 use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::SearchLimits;
 use bitsolve::{AtaxxMove, AtaxxPolish, Game, Notation, Player};
@@ -115,14 +115,7 @@ fn serve(
 /// The property that failed, with the output.
 pub fn fuzz(input: &[u8]) -> Result<(), String> {
     let start = AtaxxPolish::startpos();
-    let engine = EngineArgs {
-        threads: 1,
-        hash: 1,
-        depth: None,
-        nodes: None,
-        time_use: DEFAULT_TIME_USE,
-        time_by_nodes: false,
-    };
+    let engine = EngineArgs::minimal();
     let mut session = Session {
         game: GameRecord::new(start.clone()),
         start,

@@ -83,6 +83,18 @@ pub struct EngineArgs {
 }
 
 impl EngineArgs {
+    /// The smallest engine (one thread, 1 MiB table, default clock use), for the fuzz entries.
+    fn minimal() -> Self {
+        EngineArgs {
+            threads: 1,
+            hash: 1,
+            depth: None,
+            nodes: None,
+            time_use: DEFAULT_TIME_USE,
+            time_by_nodes: false,
+        }
+    }
+
     /// The engine options these flags ask for.
     fn options(&self) -> EngineOptions {
         EngineOptions { threads: usize::from(self.threads), hash_mib: self.hash as usize }

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use bitsolve::games::ataxx::nnue::{NetAtaxx, Network};
 use bitsolve::games::ataxx::record::GameRecord;
-use bitsolve::games::ataxx::timeman::{self, DEFAULT_TIME_USE, LagTracker, TimeControl};
+use bitsolve::games::ataxx::timeman::{self, LagTracker, TimeControl};
 use bitsolve::lineio::LineReader;
 use bitsolve::search::engine::{EngineOptions, SearchInfo, SearchLimits, WIN, mate_distance};
 use bitsolve::{Ataxx, AtaxxMove, Evaluate, Game, Notation, Perft, Player};
@@ -226,14 +226,7 @@ impl Write for Collect {
 pub fn fuzz(input: &[u8]) -> Result<(), String> {
     let buffer = Arc::new(Mutex::new(Vec::new()));
     let out = Output(Arc::new(Mutex::new(Collect(buffer.clone()))));
-    let engine = EngineArgs {
-        threads: 1,
-        hash: 1,
-        depth: None,
-        nodes: None,
-        time_use: DEFAULT_TIME_USE,
-        time_by_nodes: false,
-    };
+    let engine = EngineArgs::minimal();
     let caps = Caps { depth: 2, nodes: 2_000 };
     serve_all(&mut LineReader::new(input), &engine, Evaluation::classic(), false, &out, Some(caps));
     let output = String::from_utf8(lock(&buffer).clone()).map_err(|e| e.to_string())?;
