@@ -201,6 +201,21 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The game's own options (`bitsolve solve --game-option NAME=VALUE`): settings of the
+    /// position that change how solvers see it, never its value (geography's exact reductions).
+    /// Default: none.
+    const OPTIONS: &'static [GameOption] = &[];
+
+    /// Sets the game option `name` (one of [`Game::OPTIONS`]) to `value` on this position;
+    /// positions played from it keep the setting.
+    ///
+    /// # Errors
+    /// A name the game does not know, or a value it cannot take (with what is allowed).
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let _ = value;
+        Err(unknown_option(name, Self::OPTIONS))
+    }
+
     /// The first move [`Game::generate_moves`] would give, if any. Searches that only need one
     /// reply (the df-pn win probe) call this; games override it when they can find that move
     /// without generating the others. Default: generate and take the first.
@@ -208,6 +223,28 @@ pub trait Game: Clone + Send + Sync + 'static {
         let mut moves = Self::Moves::default();
         self.generate_moves(&mut moves);
         moves.first().copied()
+    }
+}
+
+/// A game option ([`Game::OPTIONS`]): its name, the value the solve command uses unless told
+/// otherwise, and what it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOption {
+    /// The name (`--game-option NAME=VALUE`).
+    pub name: &'static str,
+    /// The value `bitsolve solve` applies when the option is not given.
+    pub solve_default: &'static str,
+    /// What the option does and the values it takes.
+    pub help: &'static str,
+}
+
+/// The error of [`Game::set_option`] for a name not among `known`.
+pub fn unknown_option(name: &str, known: &[GameOption]) -> String {
+    if known.is_empty() {
+        format!("unknown game option `{name}`: this game has no options")
+    } else {
+        let names: Vec<&str> = known.iter().map(|o| o.name).collect();
+        format!("unknown game option `{name}` (this game has: {})", names.join(", "))
     }
 }
 

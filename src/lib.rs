@@ -17,7 +17,7 @@ pub mod unmove;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
-pub use game::{ByPlayer, Evaluate, Game, MoveList, Outcome, Perft, Player, Scored};
+pub use game::{ByPlayer, Evaluate, Game, GameOption, MoveList, Outcome, Perft, Player, Scored};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;

@@ -66,3 +66,66 @@ fn client_reports_a_missing_server_cleanly() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("connecting"));
 }
+
+#[test]
+fn solve_takes_game_options_and_records_them() {
+    let position = "6 0 9 0 1 1 2 2 0 2 3 3 4 4 5 5 3 0 5 1 4";
+    let run = |extra: &[&str]| {
+        let out = bin()
+            .args(["solve", "--game", "geography", "--solver", "dfpn", "--position", position])
+            .args(extra)
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string(), out.stderr)
+    };
+    // The solve default is the measured-best set; the options line says which one ran.
+    let (code, text, _) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(text.contains("-reductions=default+guided+parity-set+traps"), "{text}");
+    let value = text.lines().last().unwrap().split(' ').next().unwrap().to_string();
+    let (code, plain, _) = run(&["--game-option", "reductions=none"]);
+    assert_eq!(code, Some(0));
+    assert!(plain.contains("-reductions=none"), "{plain}");
+    assert!(plain.lines().last().unwrap().starts_with(&format!("{value} ")), "{plain}");
+    // Exit 2: the argument parser's own usage error.
+    for (extra, exit, message) in [
+        ("colour=red", 1, "unknown game option `colour` (this game has: reductions)"),
+        ("reductions=fast", 1, "unknown reduction `fast`"),
+        ("reductions", 2, "is not NAME=VALUE"),
+    ] {
+        let (code, _, err) = run(&["--game-option", extra]);
+        assert_eq!(code, Some(exit), "{extra}");
+        assert!(String::from_utf8_lossy(&err).contains(message), "{extra}: {err:?}");
+    }
+    let (code, _, err) =
+        run(&["--game-option", "reductions=none", "--game-option", "reductions=all"]);
+    assert_eq!(code, Some(1));
+    assert!(String::from_utf8_lossy(&err).contains("given twice"));
+    let ataxx = bin()
+        .args(["solve", "--game", "ataxx", "--position", "x5o/7/7/7/7/7/o5x x 0 1"])
+        .args(["--game-option", "reductions=none"])
+        .output()
+        .unwrap();
+    assert_eq!(ataxx.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&ataxx.stderr).contains("this game has no options"));
+}
+
+#[test]
+fn batch_rows_carry_the_game_options() {
+    let dir = std::env::temp_dir().join(format!("bitsolve-geo-options-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("g.tsv");
+    std::fs::write(&data, "id\tposition\texpected\na\t5 0 6 0 1 1 2 2 0 2 3 3 4 4 2\t-\n").unwrap();
+    let out = dir.join("rows.csv");
+    let status = bin()
+        .args(["solve", "--game", "geography", "--solver", "dfpn"])
+        .args(["--game-option", "reductions=default,traps", "--out"])
+        .arg(&out)
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{status:?}");
+    let rows = std::fs::read_to_string(&out).unwrap();
+    assert!(rows.contains("reductions=default+traps"), "{rows}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

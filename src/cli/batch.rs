@@ -39,6 +39,9 @@ pub struct BatchSpec<'a> {
     pub shard: Option<(usize, usize)>,
     /// Positions solved at once (each worker has its own solver and table).
     pub jobs: usize,
+    /// Game options set on every position ([`super::effective_game_options`]; empty for games
+    /// without options).
+    pub game_options: Vec<(String, String)>,
 }
 
 /// How many positions a batch solves at once, and why.
@@ -200,7 +203,11 @@ pub fn outcome_workers<'a, G: Notation>(
 
 /// The options signature of every configuration.
 pub fn signatures(spec: &BatchSpec) -> Vec<String> {
-    spec.configs.iter().map(|(_, o)| options_signature(o, &spec.limits, spec.score)).collect()
+    let game = super::game_options_signature(&spec.game_options);
+    spec.configs
+        .iter()
+        .map(|(_, o)| options_signature(o, &spec.limits, spec.score) + &game)
+        .collect()
 }
 
 /// Reads every file; bad lines are reported on stderr with file, line and column and skipped.
@@ -312,6 +319,9 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
         bail!("--resume needs --out FILE.csv (the rows to resume from)");
     }
     let (mut items, bad_lines) = load::<G>(spec.files)?;
+    for item in &mut items {
+        super::apply_game_options(&mut item.pos, &spec.game_options)?;
+    }
     let mut files = match &spec.out {
         Some(path) => Some(ResultFiles::open(path)?),
         None => None,

@@ -58,6 +58,10 @@ pub struct CompareArgs {
     /// Skip rows already in `--out`.
     #[arg(long, requires = "out")]
     resume: bool,
+    /// A game option `NAME=VALUE` set on every position, repeatable (as for `bitsolve solve`;
+    /// geography's `reductions` defaults to `default,guided,parity-set,traps`).
+    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
+    game_options: Vec<(String, String)>,
     /// Positions solved at once (keep 1, the default, when measuring thread speedup).
     #[arg(long, short, default_value_t = 1)]
     jobs: usize,
@@ -230,6 +234,7 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
         resume: args.resume,
         shard: None,
         jobs,
+        game_options: super::effective_game_options::<G>(&args.game_options)?,
     };
     let signatures = batch::signatures(&spec);
     let workers = batch::outcome_workers::<G>(&spec, &signatures);

@@ -88,7 +88,7 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = bitsolve::search::TT_MIB_DEFAULT)]
     tt_mib: usize,
     /// df-pn 1+epsilon threshold factor (e.g. 0.25; 0 = plain df-pn thresholds). Default: the
-    /// game's own (2 for gipf, plain for the others).
+    /// game's own (2 for gipf, 0.5 for geography, plain for the others).
     #[arg(long)]
     epsilon: Option<f64>,
     /// df-pn and PNS: start new leaves at 1/1 instead of the mobility initialisation (the
@@ -153,6 +153,13 @@ pub fn main() -> ExitCode {
             if let Some(start) = game.start_position() {
                 println!("Start position: {start}");
             }
+            let options = bitsolve::with_game!(game, G => <G as bitsolve::Game>::OPTIONS);
+            for o in options {
+                println!(
+                    "Game option `{}` (--game-option {}=VALUE; solve default `{}`): {}",
+                    o.name, o.name, o.solve_default, o.help
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
     };
@@ -214,4 +221,66 @@ pub fn load_position<G: bitsolve::Notation>(text: &str, moves: &[String]) -> any
         pos.play(mv);
     }
     Ok(pos)
+}
+
+/// One `--game-option NAME=VALUE`.
+///
+/// # Errors
+/// Text without `=` or with an empty name.
+pub fn parse_game_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
+}
+
+/// The game options a solve applies: every option of `G` ([`bitsolve::Game::OPTIONS`]) with
+/// the value given for it, else its solve default, in the game's order.
+///
+/// # Errors
+/// A given name `G` does not know, or a name given twice.
+pub fn effective_game_options<G: bitsolve::Game>(
+    given: &[(String, String)],
+) -> anyhow::Result<Vec<(String, String)>> {
+    for (k, (name, _)) in given.iter().enumerate() {
+        if !G::OPTIONS.iter().any(|o| o.name == name) {
+            anyhow::bail!("--game-option: {}", bitsolve::game::unknown_option(name, G::OPTIONS));
+        }
+        if given[..k].iter().any(|(n, _)| n == name) {
+            anyhow::bail!("--game-option: `{name}` given twice");
+        }
+    }
+    Ok(G::OPTIONS
+        .iter()
+        .map(|o| {
+            let value = given.iter().find(|(n, _)| n == o.name).map_or(o.solve_default, |(_, v)| v);
+            (o.name.to_string(), value.to_string())
+        })
+        .collect())
+}
+
+/// Sets the game options on a position.
+///
+/// # Errors
+/// A value the game refuses.
+pub fn apply_game_options<G: bitsolve::Game>(
+    pos: &mut G,
+    options: &[(String, String)],
+) -> anyhow::Result<()> {
+    for (name, value) in options {
+        pos.set_option(name, value).map_err(|e| anyhow::anyhow!("--game-option {name}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The game options as they appear in result rows' option signatures: `-NAME=VALUE` each,
+/// commas of a value written as `+`.
+pub fn game_options_signature(options: &[(String, String)]) -> String {
+    use std::fmt::Write as _;
+    options.iter().fold(String::new(), |mut sig, (n, v)| {
+        let _ = write!(sig, "-{n}={}", v.replace(',', "+"));
+        sig
+    })
 }

@@ -60,6 +60,11 @@ pub struct SolveArgs {
     /// The table file of `--solver table` (written by `bitsolve table build`; memory-mapped).
     #[arg(long)]
     table: Option<PathBuf>,
+    /// A game option `NAME=VALUE`, repeatable (`bitsolve info --game G` lists a game's options
+    /// and their defaults; geography: `reductions`, default
+    /// `default,guided,parity-set,traps`). Games without options refuse it.
+    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
+    game_options: Vec<(String, String)>,
 }
 
 /// Runs the command.
@@ -74,6 +79,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     check_threads(args)?;
     open_table(args)?;
     if args.score {
+        if !args.game_options.is_empty() {
+            bail!("--game-option: not with --score (no game with a score has options)");
+        }
         let (position, moves) = (position.as_deref(), &args.moves);
         let (game, solvers, search) = (args.game, &args.solver, &args.search);
         let batch = (position.is_none() && !args.files.is_empty())
@@ -177,11 +185,14 @@ fn read_position_file(path: &std::path::Path) -> Result<String> {
 }
 
 fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
-    let pos: G = super::load_position(text, &args.moves)?;
+    let mut pos: G = super::load_position(text, &args.moves)?;
+    let game_options = super::effective_game_options::<G>(&args.game_options)?;
+    super::apply_game_options(&mut pos, &game_options)?;
     let options = args.search.options::<G>();
     println!("game {} position {}", args.game, pos.format_position());
     let limits = args.search.limits();
-    let signature = options_signature(&options, &limits, false);
+    let signature =
+        options_signature(&options, &limits, false) + &super::game_options_signature(&game_options);
     for &kind in &args.solver {
         let threads = options.threads;
         println!(
@@ -201,6 +212,11 @@ fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
 /// `--jobs`, `--threads` and `--memory` that cannot be honoured together.
 pub fn batch_spec(args: &SolveArgs, score: bool) -> Result<batch::BatchSpec<'_>> {
     let options = bitsolve::with_game!(args.game, G => args.search.options::<G>());
+    let game_options = if score {
+        Vec::new()
+    } else {
+        bitsolve::with_game!(args.game, G => super::effective_game_options::<G>(&args.game_options))?
+    };
     let threads = args
         .solver
         .iter()
@@ -225,6 +241,7 @@ pub fn batch_spec(args: &SolveArgs, score: bool) -> Result<batch::BatchSpec<'_>>
         resume: args.resume,
         shard: args.shard,
         jobs,
+        game_options,
     })
 }
 

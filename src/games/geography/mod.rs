@@ -46,7 +46,7 @@ pub use graph::{EdgeSet, Graph, GraphError, MAX_EDGES, MAX_VERTICES, Vertices};
 use graph::{edge_key, token_key};
 pub use reductions::BridgeContext;
 
-use crate::game::{Game, Outcome, Perft};
+use crate::game::{Game, GameOption, Outcome, Perft};
 use crate::zobrist::KeyStream;
 
 /// The move list: target vertices.
@@ -710,10 +710,34 @@ mod settled {
     }
 }
 
+/// The reductions `bitsolve solve` gives geography positions unless `--game-option
+/// reductions=...` says otherwise: the set measured best on contest positions at the edge of the
+/// solver's reach (the client's default too; `results/geography/reach-hard.md`).
+pub const SOLVE_REDUCTIONS: &str = "default,guided,parity-set,traps";
+
 impl Game for Geography {
     type Move = u8;
     type Moves = GeographyMoves;
     const ACYCLIC: bool = true;
+    const OPTIONS: &'static [GameOption] = &[GameOption {
+        name: "reductions",
+        solve_default: SOLVE_REDUCTIONS,
+        help: "the exact reductions and search guidance, a comma-separated union of none, \
+               default, basic, immediate-win, bipartite, component-hash, bridges, chains, all, \
+               ordering, pn-hint, pn-guess, two-ply, guided, parity-set, parity-win, traps, \
+               pieces (see `Reductions`)",
+    }];
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "reductions" => {
+                let reductions: Reductions = value.parse()?;
+                *self = self.clone().with_reductions(reductions);
+                Ok(())
+            }
+            _ => Err(crate::game::unknown_option(name, Self::OPTIONS)),
+        }
+    }
 
     fn generate_moves(&self, moves: &mut GeographyMoves) {
         // A position decided by a reduction but not over still lists its moves, so callers
