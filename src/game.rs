@@ -153,6 +153,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// repetition bookkeeping. Games with cycles treat a repeated position as a draw in search.
     const ACYCLIC: bool = false;
 
+    /// `false` when no position of the game can be a draw: every finished game has a loser and
+    /// no repetition can happen (so [`Game::ACYCLIC`] holds too). Proof-number solvers then read
+    /// a disproved "the mover wins" as "the mover loses" and skip the second boolean search,
+    /// which would ask the same question again under the other side's table keys.
+    const DRAWS: bool = true;
+
     /// Appends every legal move for the side to move (nothing once the game is over).
     fn generate_moves(&self, moves: &mut Self::Moves);
     /// Plays `mv`, which must be legal.

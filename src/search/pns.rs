@@ -328,6 +328,12 @@ impl<G: Game> Solver<G> for PnsSolver {
                 let i = (0..n).find(|&i| search.root_child(i).pn == 0).expect("proof move");
                 return Ok((Outcome::Win, search.root_child(i).mv));
             }
+            if !G::DRAWS {
+                // No draws: not winning is losing; resist where the disproof took most work.
+                let work = &search.root_work;
+                let i = (0..work.len()).max_by_key(|&i| work[i]).expect("a move");
+                return Ok((Outcome::Loss, search.root_child(i).mv));
+            }
             search.root_proves = false;
             if search.run(root)? {
                 // Loss: every move loses; resist where the proof took most expansions.

@@ -719,6 +719,8 @@ impl Game for Geography {
     type Move = u8;
     type Moves = GeographyMoves;
     const ACYCLIC: bool = true;
+    /// Every move deletes an edge and a side without a move loses.
+    const DRAWS: bool = false;
     const OPTIONS: &'static [GameOption] = &[GameOption {
         name: "reductions",
         solve_default: SOLVE_REDUCTIONS,

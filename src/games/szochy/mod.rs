@@ -199,6 +199,8 @@ impl Game for Szochy {
 
     /// Every move enters a new position, so no position repeats.
     const ACYCLIC: bool = true;
+    /// No position may be entered twice and a side without a move loses.
+    const DRAWS: bool = false;
 
     fn generate_moves(&self, moves: &mut Vec<SzochyMove>) {
         self.board.for_each_child(&self.placement, |mv, child| {

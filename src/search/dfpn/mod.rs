@@ -279,6 +279,11 @@ impl<G: Game> Solver<G> for DfpnSolver {
                 if win {
                     return Some((Outcome::Win, best));
                 }
+                if !G::DRAWS {
+                    // No draws: not winning is losing (the first search's root children already
+                    // give the most stubborn move).
+                    return Some((Outcome::Loss, best));
+                }
                 let (loss, best) = self.search(root, false, limits, start, &nodes, &mut stats)?;
                 Some((if loss { Outcome::Loss } else { Outcome::Draw }, best))
             });

@@ -304,3 +304,72 @@ mod livelock_tests {
         }
     }
 }
+
+/// Geography as if draws were possible ([`Game::DRAWS`] left at `true`): the solvers then run
+/// the second boolean search after a disproved win.
+#[derive(Clone, Debug)]
+struct WithDraws(crate::games::geography::Geography);
+
+impl Game for WithDraws {
+    type Move = u8;
+    type Moves = crate::games::geography::GeographyMoves;
+    const ACYCLIC: bool = true;
+
+    fn generate_moves(&self, moves: &mut Self::Moves) {
+        self.0.generate_moves(moves);
+    }
+
+    fn play(&mut self, mv: u8) {
+        self.0.play(mv);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn hash(&self) -> u64 {
+        self.0.hash()
+    }
+}
+
+/// Without draws a disproved win is a loss: df-pn and PNS skip the second search (fewer
+/// nodes on every lost position, the same values and the same stubborn moves as brute force
+/// allows), and a won position costs the same.
+#[test]
+fn games_without_draws_need_one_boolean_search() {
+    use crate::games::geography::{Geography, generator};
+    let (mut losses, mut wins) = (0, 0);
+    let mut rng = KeyStream::new(0xD4A3);
+    for seed in 0..200u64 {
+        let graph = generator::random_graph(5 + (seed % 3) as usize, 50, &mut rng);
+        let token = generator::below(&mut rng, graph.vertex_count() as u64) as u8;
+        let pos = Geography::new(std::sync::Arc::new(graph), token).unwrap();
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let Some(brute) = BruteSolver::new().solve(&pos.plain(), &Limits::nodes(300_000)).outcome
+        else {
+            continue;
+        };
+        for kind in [crate::search::SolverKind::Dfpn, crate::search::SolverKind::Pns] {
+            let options = opts(1, 16, Some(0.5));
+            let one = crate::search::make_solver::<Geography>(kind, &options)
+                .solve(&pos, &Limits::default());
+            let two = crate::search::make_solver::<WithDraws>(kind, &options)
+                .solve(&WithDraws(pos.clone()), &Limits::default());
+            assert_eq!(one.outcome, Some(brute), "seed {seed} {kind:?}");
+            assert_eq!(two.outcome, Some(brute), "seed {seed} {kind:?}");
+            if brute == Outcome::Loss {
+                assert!(one.stats.nodes < two.stats.nodes, "seed {seed} {kind:?}");
+                let mv = one.best_move.expect("a loss still names a move");
+                let mut legal = crate::games::geography::GeographyMoves::new();
+                pos.generate_moves(&mut legal);
+                assert!(legal.contains(&mv), "seed {seed} {kind:?}");
+            } else {
+                assert_eq!(one.stats.nodes, two.stats.nodes, "seed {seed} {kind:?}");
+            }
+        }
+        if brute == Outcome::Loss { losses += 1 } else { wins += 1 }
+    }
+    assert!(losses >= 5 && wins >= 5, "{losses} losses, {wins} wins");
+}
