@@ -4,27 +4,28 @@
 # $3 to $4 has $1 positions, $2 s per position, $6 positions at a time, solver config $7) and
 # writes results/geography/reach-bands.md (never edit it by hand: rerun this script) and the
 # per-solve log reach-bands.log.
-# Defaults: 10 positions per band, 60 s, 150..210 by 10, 2 jobs, config ohpt/0.5/weak (the
-# default reductions plus move ordering, proof-number hints, the parity-set rule and the leaf
-# traps, df-pn epsilon 0.5, weak proof numbers), wall clock.
+# Defaults: 10 positions per band, 60 s, 150..210 by 10, 1 job of 2 threads, config ohpt/0.5
+# (the default reductions plus move ordering, proof-number hints, the parity-set rule and the
+# leaf traps, df-pn epsilon 0.5: what `bitsolve solve --game geography` uses), wall clock.
 set -eu
 per_band=${1:-10}
 limit=${2:-60}
 low=${3:-150}
 high=${4:-210}
 width=${5:-10}
-jobs=${6:-2}
-config=${7:-ohpt/0.5/weak}
+jobs=${6:-1}
+config=${7:-ohpt/0.5}
 # $8 = cpu: times are the process's CPU seconds and the limit is CPU time (one solve at a
 # time), written to reach-bands-cpu.md / .log, so that other work on a shared machine does not
 # count against the solver; default wall: wall-clock times, reach-bands.md / .log.
 clock=${8:-wall}
-# Threads of each df-pn solve (GEOGRAPHY_REACH_THREADS, default 1; jobs x threads should not
+# Threads of each df-pn solve (GEOGRAPHY_REACH_THREADS, default 2; jobs x threads should not
 # exceed the cores).
-threads=${GEOGRAPHY_REACH_THREADS:-1}
+threads=${GEOGRAPHY_REACH_THREADS:-2}
 export GEOGRAPHY_REACH_THREADS=$threads
 suffix=""
-[ "$clock" = cpu ] && suffix="-cpu" && jobs=1
+# CPU time counts every thread, so cpu mode runs one single-threaded solve at a time.
+[ "$clock" = cpu ] && suffix="-cpu" && jobs=1 && threads=1 && export GEOGRAPHY_REACH_THREADS=1
 out=results/geography/reach-bands$suffix.md
 log=results/geography/reach-bands$suffix.log
 cargo build --release --example geography_reach >/dev/null 2>&1
