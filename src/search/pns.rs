@@ -328,23 +328,20 @@ impl<G: Game> Solver<G> for PnsSolver {
                 let i = (0..n).find(|&i| search.root_child(i).pn == 0).expect("proof move");
                 return Ok((Outcome::Win, search.root_child(i).mv));
             }
-            if !G::DRAWS {
-                // No draws: not winning is losing; resist where the disproof took most work.
-                let work = &search.root_work;
-                let i = (0..work.len()).max_by_key(|&i| work[i]).expect("a move");
-                return Ok((Outcome::Loss, search.root_child(i).mv));
+            // Without draws a disproved win is a loss; otherwise ask whether the opponent wins.
+            if G::DRAWS {
+                search.root_proves = false;
+                if !search.run(root)? {
+                    // Draw: a move to a child where the opponent's win is disproven.
+                    let n = search.nodes[0].children as usize;
+                    let i = (0..n).find(|&i| search.root_child(i).dn == 0).expect("drawing move");
+                    return Ok((Outcome::Draw, search.root_child(i).mv));
+                }
             }
-            search.root_proves = false;
-            if search.run(root)? {
-                // Loss: every move loses; resist where the proof took most expansions.
-                let work = &search.root_work;
-                let i = (0..work.len()).max_by_key(|&i| work[i]).expect("a move");
-                return Ok((Outcome::Loss, search.root_child(i).mv));
-            }
-            // Draw: a move to a child where the opponent's win is disproven.
-            let n = search.nodes[0].children as usize;
-            let i = (0..n).find(|&i| search.root_child(i).dn == 0).expect("drawing move");
-            Ok((Outcome::Draw, search.root_child(i).mv))
+            // Loss: every move loses; resist where the last search took most expansions.
+            let work = &search.root_work;
+            let i = (0..work.len()).max_by_key(|&i| work[i]).expect("a move");
+            Ok((Outcome::Loss, search.root_child(i).mv))
         })();
         drop(search);
         stats.elapsed = start.elapsed();

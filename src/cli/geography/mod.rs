@@ -57,7 +57,7 @@ enum GeographyCommand {
         /// rule and the leaf traps: on 13 contest positions of 176 to 202 component edges
         /// df-pn needed 3.94M nodes with them against 123.5M with the default reductions
         /// alone, which left two unsolved at 60 s (`results/geography/reach-hard.md`).
-        #[arg(long, default_value = "default,guided,parity-set,traps")]
+        #[arg(long, default_value = bitsolve::games::geography::SOLVE_REDUCTIONS)]
         reductions: String,
     },
     /// Plays one game with uniformly random moves (for tests and tournaments). Exit status as

@@ -724,10 +724,8 @@ impl Game for Geography {
     const OPTIONS: &'static [GameOption] = &[GameOption {
         name: "reductions",
         solve_default: SOLVE_REDUCTIONS,
-        help: "the exact reductions and search guidance, a comma-separated union of none, \
-               default, basic, immediate-win, bipartite, component-hash, bridges, chains, all, \
-               ordering, pn-hint, pn-guess, two-ply, guided, parity-set, parity-win, traps, \
-               pieces (see `Reductions`)",
+        help: "the exact reductions and search guidance, a comma-separated union of names \
+               such as default,bridges,chains (an unknown name lists them all; see `Reductions`)",
     }];
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
