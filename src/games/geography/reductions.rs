@@ -404,11 +404,8 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     {
         return Some(outcome);
     }
-    if pos.reductions.contains(Reductions::PARITY_SET) && cached_independent_set_loss(pos) {
-        return Some(Outcome::Loss);
-    }
-    if pos.reductions.contains(Reductions::PARITY_WIN) && parity_win(pos) {
-        return Some(Outcome::Win);
+    if let Some(outcome) = parity_decide(pos) {
+        return Some(outcome);
     }
     if pos.reductions.contains(Reductions::TWO_PLY) {
         let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
@@ -444,21 +441,91 @@ pub fn cached_independent_set_loss(pos: &Geography) -> bool {
 /// [`parity_loss`] through the per-thread memo, keyed by `hash`, a hash of the token and of a
 /// set of remaining edges holding those of the token's component.
 fn memo_parity_loss(hash: u64, rows: &[u128; MAX_VERTICES], token: u8) -> bool {
+    memo_or(hash, || parity_loss(rows, token))
+}
+
+/// The memoised parity-set answer of `hash` (see [`memo_parity_loss`]), or `compute`'s, which
+/// is then memoised.
+fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
     let tag = hash & !1;
     if tag == 0 {
-        return parity_loss(rows, token);
+        return compute();
     }
     let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
-    PARITY_MEMO.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        let entry = memo[slot];
-        if entry & !1 == tag {
-            return entry & 1 == 1;
+    if let Some(loss) = PARITY_MEMO.with(|memo| {
+        let entry = memo.borrow()[slot];
+        (entry & !1 == tag).then_some(entry & 1 == 1)
+    }) {
+        return loss;
+    }
+    let loss = compute();
+    PARITY_MEMO.with(|memo| memo.borrow_mut()[slot] = tag | u64::from(loss));
+    loss
+}
+
+/// The parity-set test of a position whose rows differ from those eliminated in `shared`
+/// only in the rows of `near` (the token's old vertex and its neighbours): a copy of the shared
+/// elimination takes the rows of `near` from `rows`, and the kernel decides (with
+/// [`parity_loss`] from scratch when it is too large to enumerate). The same answer as
+/// [`parity_loss`]`(rows, token)`: the shared rows may hold a part the move cut off from the
+/// token, which adds kernel vectors away from the token and changes nothing else.
+fn shared_parity_loss(
+    rows: &[u128; MAX_VERTICES],
+    token: u8,
+    near: u128,
+    shared: &mut Elimination,
+) -> bool {
+    // Added rows only set new pivots and push kernel vectors: undone by restoring these two.
+    let (pivots, kernel) = (shared.pivots, shared.kernel.len());
+    for v in Bitboard128(near) {
+        shared.add(v as usize, rows[v as usize]);
+    }
+    let loss = shared.parity_set(rows, token);
+    shared.pivots = pivots;
+    shared.kernel.truncate(kernel);
+    loss.unwrap_or_else(|| parity_loss(rows, token))
+}
+
+/// The elimination of the rows of `pos`'s component outside `near`, made on first use.
+fn shared_base<'a>(
+    shared: &'a mut Option<Elimination>,
+    pos: &Geography,
+    near: u128,
+) -> &'a mut Elimination {
+    shared.get_or_insert_with(|| {
+        let mut elimination = Elimination::new();
+        for v in Bitboard128(pos.component.0 & !near) {
+            elimination.add(v as usize, pos.rows[v as usize]);
         }
-        let loss = parity_loss(rows, token);
-        memo[slot] = tag | u64::from(loss);
-        loss
+        elimination
     })
+}
+
+/// The parity-set rules of [`decide`]: `Some(Loss)` when the mover is in a parity set
+/// ([`Reductions::PARITY_SET`]), `Some(Win)` when a move puts the opponent in one
+/// ([`Reductions::PARITY_WIN`]). With both, the elimination of the rows away from the token is
+/// shared by the position's test and its children's (their rows differ only at the token and
+/// the neighbour moved to), and every answer is memoised as [`cached_independent_set_loss`]'s.
+fn parity_decide(pos: &Geography) -> Option<Outcome> {
+    let (loss_rule, win_rule) = (
+        pos.reductions.contains(Reductions::PARITY_SET),
+        pos.reductions.contains(Reductions::PARITY_WIN),
+    );
+    if !win_rule {
+        return (loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss);
+    }
+    let s = pos.token;
+    let near = pos.rows[s as usize] | 1u128 << s;
+    let mut shared: Option<Elimination> = None;
+    if loss_rule {
+        let loss = memo_or(pos.component_hash(), || {
+            shared_parity_loss(&pos.rows, s, near, shared_base(&mut shared, pos, near))
+        });
+        if loss {
+            return Some(Outcome::Loss);
+        }
+    }
+    parity_win_with(pos, near, &mut shared).then_some(Outcome::Win)
 }
 
 /// The parity-set win certificate ([`Reductions::PARITY_WIN`]): `true` when some move of the
@@ -468,9 +535,16 @@ fn memo_parity_loss(hash: u64, rows: &[u128; MAX_VERTICES], token: u8) -> bool {
 /// even number to every other vertex of the token's side: after the move into `X`, `X` is a
 /// parity set of the opponent).
 pub fn parity_win(pos: &Geography) -> bool {
+    let near = pos.rows[pos.token as usize] | 1u128 << pos.token;
+    parity_win_with(pos, near, &mut None)
+}
+
+/// [`parity_win`] with `shared` the elimination of the component's rows outside `near` (the
+/// token and its neighbours), or `None` until a child's answer is not memoised.
+fn parity_win_with(pos: &Geography, near: u128, shared: &mut Option<Elimination>) -> bool {
     let s = pos.token;
     let mut rows = pos.rows;
-    let base = pos.component_hash() ^ token_key(s);
+    let hash_base = pos.component_hash() ^ token_key(s);
     let mut moves = pos.rows[s as usize];
     while moves != 0 {
         let x = moves.trailing_zeros() as u8;
@@ -478,7 +552,7 @@ pub fn parity_win(pos: &Geography) -> bool {
         rows[s as usize] &= !(1u128 << x);
         rows[x as usize] &= !(1u128 << s);
         // The child's token and edges (those the move cut off included: a function of them).
-        let hash = base ^ edge_key(s, x) ^ token_key(x);
+        let hash = hash_base ^ edge_key(s, x) ^ token_key(x);
         // A neighbour of `x` left with the edge to `x` only wins at once for the opponent
         // (every vertex outside a parity set has an even, so not one, edge into it).
         let mut beyond = rows[x as usize];
@@ -491,7 +565,11 @@ pub fn parity_win(pos: &Geography) -> bool {
                 break;
             }
         }
-        let loss = rows[x as usize] == 0 || (!unsafe_move && memo_parity_loss(hash, &rows, x));
+        let loss = rows[x as usize] == 0
+            || (!unsafe_move
+                && memo_or(hash, || {
+                    shared_parity_loss(&rows, x, near, shared_base(shared, pos, near))
+                }));
         rows[s as usize] |= 1u128 << x;
         rows[x as usize] |= 1u128 << s;
         if loss {
@@ -582,70 +660,103 @@ const KERNEL_ENUMERATION_DIM: usize = 10;
 /// enumerated in Gray-code order for an independent one when it has at most
 /// `KERNEL_ENUMERATION_DIM` dimensions (`None` above that).
 fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Option<bool> {
-    let mut reduced = [0u128; MAX_VERTICES];
-    let mut combos = [0u128; MAX_VERTICES];
-    let mut pivots = 0u128;
-    let mut kernel: ArrayVec<u128, MAX_VERTICES> = ArrayVec::new();
-    let mut rest = component;
-    while rest != 0 {
-        let v = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (mut row, mut combo) = (rows[v], 1u128 << v);
+    let mut elimination = Elimination::new();
+    for v in Bitboard128(component) {
+        elimination.add(v as usize, rows[v as usize]);
+    }
+    elimination.parity_set(rows, s)
+}
+
+/// Gaussian elimination over GF(2) of adjacency rows added one at a time, with the
+/// combination of added rows each reduced row stands for; the added rows that reduce to zero
+/// give a basis of the kernel of the rows added (sets of vertices whose rows sum to zero).
+/// Cloned part-way, it is shared by positions whose rows differ only in the rows added last
+/// ([`parity_win`]: the children of a position differ from it in the rows of the token and of
+/// one neighbour).
+struct Elimination {
+    /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has).
+    reduced: [u128; MAX_VERTICES],
+    /// For each basis row, the set of added rows it is the sum of.
+    combos: [u128; MAX_VERTICES],
+    pivots: u128,
+    kernel: ArrayVec<u128, MAX_VERTICES>,
+}
+
+impl Elimination {
+    fn new() -> Self {
+        Elimination {
+            reduced: [0; MAX_VERTICES],
+            combos: [0; MAX_VERTICES],
+            pivots: 0,
+            kernel: ArrayVec::new(),
+        }
+    }
+
+    /// Adds the row `row` of vertex `v`.
+    fn add(&mut self, v: usize, row: u128) {
+        let (mut row, mut combo) = (row, 1u128 << v);
         // Each basis row's lowest bit is its pivot, so reducing by the lowest pivot hit never
         // brings back a lower one.
         loop {
-            let hit = row & pivots;
+            let hit = row & self.pivots;
             if hit == 0 {
                 break;
             }
             let p = hit.trailing_zeros() as usize;
-            row ^= reduced[p];
-            combo ^= combos[p];
+            row ^= self.reduced[p];
+            combo ^= self.combos[p];
         }
         if row == 0 {
-            kernel.push(combo);
+            self.kernel.push(combo);
         } else {
             let p = row.trailing_zeros() as usize;
-            reduced[p] = row;
-            combos[p] = combo;
-            pivots |= 1u128 << p;
+            self.reduced[p] = row;
+            self.combos[p] = combo;
+            self.pivots |= 1u128 << p;
         }
     }
-    let token = 1u128 << s;
-    let Some(first) = kernel.iter().position(|k| k & token != 0) else {
-        return Some(false); // no kernel vector holds the token
-    };
-    let base = kernel.swap_remove(first);
-    for k in &mut kernel {
-        if *k & token != 0 {
-            *k ^= base;
-        }
-    }
-    if kernel.len() > KERNEL_ENUMERATION_DIM {
-        return None;
-    }
-    let independent = |x: u128| {
-        let mut rest = x;
-        while rest != 0 {
-            let v = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if rows[v] & x != 0 {
-                return false;
+
+    /// With every row of a component added (`rows`, the token on `s`): whether some
+    /// independent kernel vector holds `s` (a parity set), enumerating the kernel vectors that
+    /// hold `s` when there are at most `2^KERNEL_ENUMERATION_DIM` (`None` above that).
+    fn parity_set(&self, rows: &[u128; MAX_VERTICES], s: u8) -> Option<bool> {
+        let mut kernel = self.kernel.clone();
+        let token = 1u128 << s;
+        let Some(first) = kernel.iter().position(|k| k & token != 0) else {
+            return Some(false); // no kernel vector holds the token
+        };
+        let base = kernel.swap_remove(first);
+        for k in &mut kernel {
+            if *k & token != 0 {
+                *k ^= base;
             }
         }
-        true
-    };
-    let mut x = base;
-    if independent(x) {
-        return Some(true);
-    }
-    for i in 1u32..1 << kernel.len() {
-        x ^= kernel[i.trailing_zeros() as usize];
+        if kernel.len() > KERNEL_ENUMERATION_DIM {
+            return None;
+        }
+        let independent = |x: u128| {
+            let mut rest = x;
+            while rest != 0 {
+                let v = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if rows[v] & x != 0 {
+                    return false;
+                }
+            }
+            true
+        };
+        let mut x = base;
         if independent(x) {
             return Some(true);
         }
+        for i in 1u32..1 << kernel.len() {
+            x ^= kernel[i.trailing_zeros() as usize];
+            if independent(x) {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
-    Some(false)
 }
 
 /// Whether the row of every vertex of `ys` has a neighbour in `set`.

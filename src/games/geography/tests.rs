@@ -837,3 +837,42 @@ fn parity_rules_agree_with_brute_force_heavy() {
         }
     }
 }
+
+#[test]
+fn shared_parity_elimination_matches_the_tests_from_scratch() {
+    // With both parity rules the position's own test and its children's share one elimination
+    // of the rows away from the token; their answers must be those of the test run from scratch
+    // on every position, on graphs large enough for kernels of several dimensions and for moves
+    // that cut bridges.
+    let mut rng = KeyStream::new(33);
+    let (mut losses, mut wins, mut bigger_kernels) = (0, 0, 0);
+    for _ in 0..1500 {
+        let n = 10 + below(&mut rng, 70) as usize;
+        let percent = 2 + below(&mut rng, 7);
+        let token = below(&mut rng, n as u64) as u8;
+        let pos = start_with_random_moves(random_graph(n, percent, &mut rng), token, &mut rng);
+        let pos = pos.with_reductions(Reductions::PARITY_SET.with(Reductions::PARITY_WIN));
+        let mut moves = GeographyMoves::new();
+        pos.generate_moves(&mut moves);
+        // From scratch: a child is lost for the opponent when it is stuck or in a parity set.
+        let win_from_scratch = moves.iter().any(|&x| {
+            let mut child = pos.clone();
+            child.play(x);
+            child.neighbours(x).is_empty() || reductions::independent_set_loss(&child)
+        });
+        assert_eq!(reductions::parity_win(&pos), win_from_scratch, "{}", pos.format_position());
+        let loss_from_scratch = moves.is_empty() || reductions::independent_set_loss(&pos);
+        let expected = if loss_from_scratch {
+            Some(Outcome::Loss)
+        } else if win_from_scratch {
+            Some(Outcome::Win)
+        } else {
+            None
+        };
+        assert_eq!(pos.outcome(), expected, "{}", pos.format_position());
+        losses += usize::from(loss_from_scratch && !moves.is_empty());
+        wins += usize::from(expected == Some(Outcome::Win));
+        bigger_kernels += usize::from(pos.component().count() > 20);
+    }
+    assert!(losses > 50 && wins > 50 && bigger_kernels > 500, "{losses} {wins} {bigger_kernels}");
+}
