@@ -464,9 +464,9 @@ fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
 }
 
 /// The parity-set test of a position whose rows differ from those eliminated in `shared`
-/// only in the rows of `near` (the token's old vertex and its neighbours): a copy of the shared
-/// elimination takes the rows of `near` from `rows`, and the kernel decides (with
-/// [`parity_loss`] from scratch when it is too large to enumerate). The same answer as
+/// only in the rows of `near` (the token's old vertex and its neighbours): the rows of `near`
+/// are added from `rows`, the kernel decides (with [`parity_loss`] from scratch when it is too
+/// large to enumerate), and the additions are undone, so `shared` serves the next position. The same answer as
 /// [`parity_loss`]`(rows, token)`: the shared rows may hold a part the move cut off from the
 /// token, which adds kernel vectors away from the token and changes nothing else.
 fn shared_parity_loss(
@@ -670,9 +670,9 @@ fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Op
 /// Gaussian elimination over GF(2) of adjacency rows added one at a time, with the
 /// combination of added rows each reduced row stands for; the added rows that reduce to zero
 /// give a basis of the kernel of the rows added (sets of vertices whose rows sum to zero).
-/// Cloned part-way, it is shared by positions whose rows differ only in the rows added last
-/// ([`parity_win`]: the children of a position differ from it in the rows of the token and of
-/// one neighbour).
+/// Rows added last can be taken back (restore the pivots and the kernel's length), so one
+/// elimination serves positions whose rows differ only there ([`parity_win`]: the children of
+/// a position differ from it in the rows of the token and of one neighbour).
 struct Elimination {
     /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has).
     reduced: [u128; MAX_VERTICES],
