@@ -140,6 +140,13 @@ fn config(name: &str) -> (Reductions, u32) {
         "ohpv" => (ohp().with(Reductions::PARITY_WIN), default),
         "ohpt" => (ohp().with(Reductions::TRAPS), default),
         "ohpvt" => (ohp().with(Reductions::PARITY_WIN).with(Reductions::TRAPS), default),
+        "ohpvdt" => (
+            ohp()
+                .with(Reductions::PARITY_WIN)
+                .with(Reductions::PARITY_DEEP)
+                .with(Reductions::TRAPS),
+            default,
+        ),
         "ohptq" => (ohp().with(Reductions::TRAPS).with(Reductions::PIECES), default),
         "oht" => (
             Reductions::BASIC

@@ -115,6 +115,12 @@ impl Reductions {
     /// token, the mover wins. Repeated with the leaf traps until nothing changes; moves into
     /// dropped vertices are not generated.
     pub const PIECES: Reductions = Reductions(4096);
+    /// The three-move parity certificate (`reductions::deep_win`): a move after which every
+    /// reply of the opponent can be answered by a move into a parity set of the opponent means
+    /// the mover wins (the parity-set win rule one full move deeper). Its tests come from the
+    /// elimination the other parity rules make anyway, a few unit-vector reductions and a small
+    /// system each.
+    pub const PARITY_DEEP: Reductions = Reductions(8192);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
     /// The reductions before bridges and chains were added: immediate win, bipartite rule,
@@ -149,8 +155,8 @@ impl std::str::FromStr for Reductions {
 
     /// A comma-separated union of names: `none`, `default`, `basic`, `immediate-win`,
     /// `bipartite`, `component-hash`, `bridges`, `chains`, `all`, `ordering`, `pn-hint`,
-    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`, `traps`,
-    /// `pieces`.
+    /// `pn-guess`, `two-ply`, `guided` (ordering + pn-hint), `parity-set`, `parity-win`,
+    /// `parity-deep`, `traps`, `pieces`.
     /// Example: `default,bridges,chains`.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let mut set = Reductions::NONE;
@@ -172,13 +178,15 @@ impl std::str::FromStr for Reductions {
                 "guided" => Reductions::ORDERING.with(Reductions::PN_HINT),
                 "parity-set" => Reductions::PARITY_SET,
                 "parity-win" => Reductions::PARITY_WIN,
+                "parity-deep" => Reductions::PARITY_DEEP,
                 "traps" => Reductions::TRAPS,
                 "pieces" => Reductions::PIECES,
                 other => {
                     return Err(format!(
                         "unknown reduction `{other}` (none, default, basic, immediate-win, \
                          bipartite, component-hash, bridges, chains, all, ordering, pn-hint, \
-                         pn-guess, two-ply, guided, parity-set, parity-win, traps, pieces)"
+                         pn-guess, two-ply, guided, parity-set, parity-win, parity-deep, traps, \
+                         pieces)"
                     ));
                 }
             });

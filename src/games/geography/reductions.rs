@@ -463,69 +463,39 @@ fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
     loss
 }
 
-/// The parity-set test of a position whose rows differ from those eliminated in `shared`
-/// only in the rows of `near` (the token's old vertex and its neighbours): the rows of `near`
-/// are added from `rows`, the kernel decides (with [`parity_loss`] from scratch when it is too
-/// large to enumerate), and the additions are undone, so `shared` serves the next position. The same answer as
-/// [`parity_loss`]`(rows, token)`: the shared rows may hold a part the move cut off from the
-/// token, which adds kernel vectors away from the token and changes nothing else.
-fn shared_parity_loss(
-    rows: &[u128; MAX_VERTICES],
-    token: u8,
-    near: u128,
-    shared: &mut Elimination,
-) -> bool {
-    // Added rows only set new pivots and push kernel vectors: undone by restoring these two.
-    let (pivots, kernel) = (shared.pivots, shared.kernel.len());
-    for v in Bitboard128(near) {
-        shared.add(v as usize, rows[v as usize]);
-    }
-    let loss = shared.parity_set(rows, token);
-    shared.pivots = pivots;
-    shared.kernel.truncate(kernel);
-    loss.unwrap_or_else(|| parity_loss(rows, token))
-}
-
-/// The elimination of the rows of `pos`'s component outside `near`, made on first use.
-fn shared_base<'a>(
-    shared: &'a mut Option<Elimination>,
-    pos: &Geography,
-    near: u128,
-) -> &'a mut Elimination {
-    shared.get_or_insert_with(|| {
-        let mut elimination = Elimination::new();
-        for v in Bitboard128(pos.component.0 & !near) {
-            elimination.add(v as usize, pos.rows[v as usize]);
-        }
-        elimination
-    })
-}
-
 /// The parity-set rules of [`decide`]: `Some(Loss)` when the mover is in a parity set
 /// ([`Reductions::PARITY_SET`]), `Some(Win)` when a move puts the opponent in one
-/// ([`Reductions::PARITY_WIN`]). With both, the elimination of the rows away from the token is
-/// shared by the position's test and its children's (their rows differ only at the token and
-/// the neighbour moved to), and every answer is memoised as [`cached_independent_set_loss`]'s.
+/// ([`Reductions::PARITY_WIN`]) or when a move leaves the opponent only replies after which the
+/// mover can put him in one ([`Reductions::PARITY_DEEP`]). With the win rules, one elimination of
+/// the component's rows serves every test: the positions a few moves away differ from this one
+/// by a few edges, and [`Nearby`] works out their kernels from it; every answer of the first two
+/// rules is memoised as [`cached_independent_set_loss`]'s.
 fn parity_decide(pos: &Geography) -> Option<Outcome> {
-    let (loss_rule, win_rule) = (
+    let (loss_rule, win_rule, deep_rule) = (
         pos.reductions.contains(Reductions::PARITY_SET),
         pos.reductions.contains(Reductions::PARITY_WIN),
+        pos.reductions.contains(Reductions::PARITY_DEEP),
     );
-    if !win_rule {
+    if !win_rule && !deep_rule {
         return (loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss);
     }
     let s = pos.token;
-    let near = pos.rows[s as usize] | 1u128 << s;
-    let mut shared: Option<Elimination> = None;
+    let mut nearby: Option<Nearby> = None;
     if loss_rule {
         let loss = memo_or(pos.component_hash(), || {
-            shared_parity_loss(&pos.rows, s, near, shared_base(&mut shared, pos, near))
+            Nearby::of(&mut nearby, pos)
+                .elimination
+                .parity_set(&pos.rows, s)
+                .unwrap_or_else(|| parity_loss(&pos.rows, s))
         });
         if loss {
             return Some(Outcome::Loss);
         }
     }
-    parity_win_with(pos, near, &mut shared).then_some(Outcome::Win)
+    if win_rule && parity_win_with(pos, &mut nearby) {
+        return Some(Outcome::Win);
+    }
+    (deep_rule && deep_win(pos, Nearby::of(&mut nearby, pos))).then_some(Outcome::Win)
 }
 
 /// The parity-set win certificate ([`Reductions::PARITY_WIN`]): `true` when some move of the
@@ -535,48 +505,291 @@ fn parity_decide(pos: &Geography) -> Option<Outcome> {
 /// even number to every other vertex of the token's side: after the move into `X`, `X` is a
 /// parity set of the opponent).
 pub fn parity_win(pos: &Geography) -> bool {
-    let near = pos.rows[pos.token as usize] | 1u128 << pos.token;
-    parity_win_with(pos, near, &mut None)
+    parity_win_with(pos, &mut None)
 }
 
-/// [`parity_win`] with `shared` the elimination of the component's rows outside `near` (the
-/// token and its neighbours), or `None` until a child's answer is not memoised.
-fn parity_win_with(pos: &Geography, near: u128, shared: &mut Option<Elimination>) -> bool {
+/// [`parity_win`] with `nearby` the elimination of the position's component, or `None` until a
+/// child's answer is not memoised.
+fn parity_win_with(pos: &Geography, nearby: &mut Option<Nearby>) -> bool {
     let s = pos.token;
-    let mut rows = pos.rows;
+    let rows = &pos.rows;
     let hash_base = pos.component_hash() ^ token_key(s);
-    let mut moves = pos.rows[s as usize];
-    while moves != 0 {
-        let x = moves.trailing_zeros() as u8;
-        moves &= moves - 1;
-        rows[s as usize] &= !(1u128 << x);
-        rows[x as usize] &= !(1u128 << s);
+    for x in Bitboard128(rows[s as usize]) {
+        let x = x as u8;
         // The child's token and edges (those the move cut off included: a function of them).
         let hash = hash_base ^ edge_key(s, x) ^ token_key(x);
         // A neighbour of `x` left with the edge to `x` only wins at once for the opponent
         // (every vertex outside a parity set has an even, so not one, edge into it).
-        let mut beyond = rows[x as usize];
-        let mut unsafe_move = false;
-        while beyond != 0 {
-            let y = beyond.trailing_zeros() as usize;
-            beyond &= beyond - 1;
-            if rows[y] == 1u128 << x {
-                unsafe_move = true;
-                break;
-            }
-        }
-        let loss = rows[x as usize] == 0
+        let beyond = rows[x as usize] & !(1u128 << s);
+        let unsafe_move = Bitboard128(beyond).into_iter().any(|y| rows[y as usize] == 1u128 << x);
+        let loss = beyond == 0
             || (!unsafe_move
                 && memo_or(hash, || {
-                    shared_parity_loss(&rows, x, near, shared_base(shared, pos, near))
+                    Nearby::of(nearby, pos).loss_after(&[s, x]).unwrap_or_else(|| {
+                        let mut child = *rows;
+                        child[s as usize] &= !(1u128 << x);
+                        child[x as usize] &= !(1u128 << s);
+                        parity_loss(&child, x)
+                    })
                 }));
-        rows[s as usize] |= 1u128 << x;
-        rows[x as usize] |= 1u128 << s;
         if loss {
             return true;
         }
     }
     false
+}
+
+/// The three-move parity certificate ([`Reductions::PARITY_DEEP`]): some move `s -> x` after
+/// which every reply `x -> y` of the opponent lets the mover answer `y -> z` into a parity set of
+/// the opponent (the set exists in the position after the three moves), so the mover wins. A
+/// reply the certificate cannot answer (or a kernel too large to enumerate) fails the move.
+fn deep_win(pos: &Geography, nearby: &mut Nearby) -> bool {
+    let s = pos.token;
+    let rows = &pos.rows;
+    Bitboard128(rows[s as usize]).into_iter().any(|x| {
+        let x = x as u8;
+        let replies = rows[x as usize] & !(1u128 << s);
+        // A reply to a vertex whose only edge is from `x` leaves the mover stuck.
+        let leaf_reply = Bitboard128(replies).into_iter().any(|y| rows[y as usize] == 1u128 << x);
+        !leaf_reply
+            && Bitboard128(replies).into_iter().all(|y| {
+                let answers = rows[y as usize] & !(1u128 << x);
+                Bitboard128(answers)
+                    .into_iter()
+                    .any(|z| nearby.loss_after(&[s, x, y as u8, z as u8]) == Some(true))
+            })
+    })
+}
+
+/// Parity-set tests of the positions a few moves away from one whose component rows are all
+/// eliminated: a position reached by moves along a path differs from it by the path's edges,
+/// a change of low rank, so its kernel follows from the elimination and the reductions of a
+/// few unit vectors, without an elimination of its own.
+///
+/// With `A` the eliminated adjacency and `D` the removed edges (`A' = A + D` over GF(2)),
+/// `A' v = 0` is `A v = D v`, and `D v` lies in the span of the unit vectors of the path's
+/// vertices `S`, with coefficients fixed by `v` on `S`. For each assignment `a` of `v` on `S`
+/// (the token's coordinate 1), `b = D v` is known; the elimination writes each `e_u` as
+/// `A p_u + r_u` with a residue `r_u` outside the row space, so `A v = b` is solvable exactly when
+/// the residues of `b` cancel, with the solutions `sum p_u` plus the kernel of `A`; the kernel
+/// vectors fix the coordinates on `S` back to `a`. The solutions are the kernel vectors of `A'`
+/// holding the token, enumerated for an independent one (a parity set), as the test from
+/// scratch enumerates them.
+pub(super) struct Nearby {
+    elimination: Elimination,
+    /// Index in `units` of each vertex's reduction, `u8::MAX` when not yet computed.
+    slot: [u8; MAX_VERTICES],
+    /// `(p_u, r_u)` with `A p_u = e_u + r_u`.
+    units: ArrayVec<(u128, u128), MAX_VERTICES>,
+    rows: [u128; MAX_VERTICES],
+}
+
+impl Nearby {
+    /// The engine of `pos`'s component in `slot`, made on first use.
+    pub(super) fn of<'a>(slot: &'a mut Option<Nearby>, pos: &Geography) -> &'a mut Nearby {
+        slot.get_or_insert_with(|| {
+            let mut elimination = Elimination::new();
+            for v in pos.component {
+                elimination.add(v as usize, pos.rows[v as usize]);
+            }
+            Nearby {
+                elimination,
+                slot: [u8::MAX; MAX_VERTICES],
+                units: ArrayVec::new(),
+                rows: pos.rows,
+            }
+        })
+    }
+
+    /// `(p_u, r_u)`: the rows summing to `e_u` but for the residue `r_u` (no pivot bit).
+    fn unit(&mut self, u: usize) -> (u128, u128) {
+        if self.slot[u] != u8::MAX {
+            return self.units[self.slot[u] as usize];
+        }
+        let e = &self.elimination;
+        let (mut row, mut combo) = (1u128 << u, 0u128);
+        loop {
+            let hit = row & e.pivots;
+            if hit == 0 {
+                break;
+            }
+            let p = hit.trailing_zeros() as usize;
+            row ^= e.reduced[p];
+            combo ^= e.combos[p];
+        }
+        self.slot[u] = self.units.len() as u8;
+        self.units.push((combo, row));
+        (combo, row)
+    }
+
+    /// Whether, after the moves along `path` (its first vertex the token, each step along a
+    /// remaining edge, every edge distinct), the player on its last vertex is in a parity set;
+    /// `None` when more than `2^KERNEL_ENUMERATION_DIM` kernel vectors hold that vertex (as
+    /// [`Elimination::parity_set`]).
+    pub(super) fn loss_after(&mut self, path: &[u8]) -> Option<bool> {
+        let shape = PathShape::new(path);
+        let mut units: ArrayVec<(u128, u128), 8> = ArrayVec::new();
+        for &v in &shape.verts {
+            units.push(self.unit(v as usize));
+        }
+        let (reach, zero) = self.kernel_on_path(&shape);
+        let firsts = shape.solutions(&units, &reach);
+        if firsts.is_empty() {
+            return Some(false);
+        }
+        if zero.len() > KERNEL_ENUMERATION_DIM
+            || firsts.len() << zero.len() > 1 << KERNEL_ENUMERATION_DIM
+        {
+            return None;
+        }
+        // The rows of the path's vertices after the moves.
+        let mut rows = [0u128; 8];
+        for (i, &v) in shape.verts.iter().enumerate() {
+            rows[i] = self.rows[v as usize];
+        }
+        for &(i, j) in &shape.edges {
+            rows[i] &= !(1u128 << shape.verts[j]);
+            rows[j] &= !(1u128 << shape.verts[i]);
+        }
+        let independent = |x: u128| {
+            for (i, &v) in shape.verts.iter().enumerate() {
+                if x >> v & 1 == 1 && rows[i] & x != 0 {
+                    return false;
+                }
+            }
+            Bitboard128(x & !shape.mask).into_iter().all(|w| self.rows[w as usize] & x == 0)
+        };
+        for mut x in firsts {
+            if independent(x) {
+                return Some(true);
+            }
+            for i in 1u32..1 << zero.len() {
+                x ^= zero[i.trailing_zeros() as usize];
+                if independent(x) {
+                    return Some(true);
+                }
+            }
+        }
+        Some(false)
+    }
+
+    /// The kernel of the eliminated rows by its coordinates on the path: for each lowest bit,
+    /// a kernel vector with that pattern bit (a basis reaching every pattern in the span), and
+    /// a basis of the kernel vectors vanishing on the path.
+    fn kernel_on_path(
+        &self,
+        shape: &PathShape,
+    ) -> ([(u32, u128); 8], ArrayVec<u128, MAX_VERTICES>) {
+        let mut reach: [(u32, u128); 8] = [(0, 0); 8];
+        let mut zero: ArrayVec<u128, MAX_VERTICES> = ArrayVec::new();
+        for &k in &self.elimination.kernel {
+            let (mut key, mut vec) = (shape.on_path(k), k);
+            while key != 0 {
+                let b = key.trailing_zeros() as usize;
+                if reach[b].0 == 0 {
+                    reach[b] = (key, vec);
+                    break;
+                }
+                key ^= reach[b].0;
+                vec ^= reach[b].1;
+            }
+            if key == 0 {
+                zero.push(vec);
+            }
+        }
+        (reach, zero)
+    }
+}
+
+/// A path of moves as [`Nearby::loss_after`] uses it: its distinct vertices, its edges as pairs
+/// of their indices, the index of its last vertex (the token after the moves).
+struct PathShape {
+    verts: ArrayVec<u8, 8>,
+    edges: ArrayVec<(usize, usize), 8>,
+    token: usize,
+    mask: u128,
+}
+
+impl PathShape {
+    fn new(path: &[u8]) -> Self {
+        let mut verts: ArrayVec<u8, 8> = ArrayVec::new();
+        let mut index = |v: u8| {
+            if let Some(i) = verts.iter().position(|&w| w == v) {
+                i
+            } else {
+                verts.push(v);
+                verts.len() - 1
+            }
+        };
+        let mut edges: ArrayVec<(usize, usize), 8> = ArrayVec::new();
+        let mut prev = index(path[0]);
+        for &v in &path[1..] {
+            let i = index(v);
+            edges.push((prev, i));
+            prev = i;
+        }
+        let mask = verts.iter().fold(0u128, |m, &v| m | 1u128 << v);
+        PathShape { verts, edges, token: prev, mask }
+    }
+
+    /// The bits of `x` on the path's vertices, by index.
+    fn on_path(&self, x: u128) -> u32 {
+        let mut bits = 0u32;
+        for (i, &v) in self.verts.iter().enumerate() {
+            bits |= ((x >> v & 1) as u32) << i;
+        }
+        bits
+    }
+
+    /// One kernel vector of the changed rows for each assignment on the path (the token's
+    /// coordinate 1) that has one, from the unit reductions `units` (by index) and the
+    /// kernel's `reach` ([`Nearby::kernel_on_path`]).
+    fn solutions(&self, units: &[(u128, u128)], reach: &[(u32, u128); 8]) -> ArrayVec<u128, 128> {
+        // Everything is linear in the assignment: the images of the unit assignments (the
+        // solution part, its residue, and its mismatch with the assignment on the path), then
+        // every assignment holding the token in Gray-code order.
+        let mut images = [(0u128, 0u128, 0u32); 8];
+        for &(i, j) in &self.edges {
+            // Setting the coordinate of `j` puts `e_i` into `D v`, and the other way round.
+            for (from, to) in [(i, j), (j, i)] {
+                let (p, r) = units[to];
+                images[from].0 ^= p;
+                images[from].1 ^= r;
+            }
+        }
+        for (i, image) in images.iter_mut().enumerate().take(self.verts.len()) {
+            image.2 = 1 << i ^ self.on_path(image.0);
+        }
+        let mut firsts: ArrayVec<u128, 128> = ArrayVec::new();
+        let (mut sum, mut residue, mut mismatch) = images[self.token];
+        let others: ArrayVec<usize, 8> =
+            (0..self.verts.len()).filter(|&i| i != self.token).collect();
+        for step in 0u32..1 << others.len() {
+            if step > 0 {
+                let image = images[others[step.trailing_zeros() as usize]];
+                sum ^= image.0;
+                residue ^= image.1;
+                mismatch ^= image.2;
+            }
+            if residue != 0 {
+                continue;
+            }
+            // The kernel of the unchanged rows fixes the path's coordinates, if it can.
+            let (mut solution, mut left) = (sum, mismatch);
+            while left != 0 {
+                let b = left.trailing_zeros() as usize;
+                if reach[b].0 == 0 {
+                    break;
+                }
+                left ^= reach[b].0;
+                solution ^= reach[b].1;
+            }
+            if left == 0 {
+                firsts.push(solution);
+            }
+        }
+        firsts
+    }
 }
 
 /// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
@@ -670,9 +883,8 @@ fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Op
 /// Gaussian elimination over GF(2) of adjacency rows added one at a time, with the
 /// combination of added rows each reduced row stands for; the added rows that reduce to zero
 /// give a basis of the kernel of the rows added (sets of vertices whose rows sum to zero).
-/// Rows added last can be taken back (restore the pivots and the kernel's length), so one
-/// elimination serves positions whose rows differ only there ([`parity_win`]: the children of
-/// a position differ from it in the rows of the token and of one neighbour).
+/// The elimination of a whole component also serves the positions a few moves away
+/// ([`Nearby`]): it writes any unit vector as a sum of rows plus a residue.
 struct Elimination {
     /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has).
     reduced: [u128; MAX_VERTICES],

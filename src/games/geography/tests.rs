@@ -478,6 +478,7 @@ fn the_settled_memo_changes_nothing() {
         .with(Reductions::TRAPS)
         .with(Reductions::PARITY_SET)
         .with(Reductions::PARITY_WIN)
+        .with(Reductions::PARITY_DEEP)
         .with(Reductions::CHAINS);
     // Then the same with the pendant pieces, which take the traps' place in the update.
     for flags in [every, every.with(Reductions::PIECES)] {
@@ -731,7 +732,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
     let mut rng = KeyStream::new(27);
     let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
     let mut checked = 0;
-    for i in 0..1200 {
+    for i in 0..1350 {
         let flags = [
             GUIDANCE,
             GUIDANCE.with(Reductions::TWO_PLY),
@@ -741,8 +742,13 @@ fn solvers_with_guidance_agree_with_brute_force() {
             GUIDANCE.with(Reductions::TRAPS),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS).with(Reductions::PIECES),
-        ][i % 8];
-        let pos = random_position(&mut rng, i % 8 == 0).with_reductions(flags);
+            GUIDANCE
+                .with(Reductions::PARITY_SET)
+                .with(Reductions::PARITY_WIN)
+                .with(Reductions::PARITY_DEEP)
+                .with(Reductions::TRAPS),
+        ][i % 9];
+        let pos = random_position(&mut rng, i % 9 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
         for kind in [SolverKind::Dfpn, SolverKind::Pns, SolverKind::Alphabeta] {
             let mut solver = make_solver::<Geography>(kind, &options);
@@ -751,7 +757,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
         }
         checked += 1;
     }
-    assert!(checked > 700, "{checked}");
+    assert!(checked > 800, "{checked}");
 }
 
 #[test]
@@ -825,6 +831,75 @@ fn parity_win_rule_is_the_winning_half_of_the_bipartite_rule() {
 }
 
 #[test]
+fn parity_deep_rule_agrees_with_brute_force() {
+    // The three-move certificate (a move after which every reply can be answered into a parity
+    // set) decides wins that the one-move rule does not; each must be a brute-force win.
+    let mut rng = KeyStream::new(35);
+    let parity = Reductions::PARITY_SET.with(Reductions::PARITY_WIN);
+    let (mut deep_only, mut checked) = (0, 0);
+    for i in 0..8000 {
+        let base = mixed_position(&mut rng, i);
+        let flags = if i % 2 == 0 { parity } else { parity.with(Reductions::TRAPS) };
+        let pos = base.clone().with_reductions(flags.with(Reductions::PARITY_DEEP));
+        let Some(o) = pos.outcome() else { continue };
+        let Some(truth) = brute(&pos) else { continue };
+        assert_eq!(o, truth, "{}", pos.format_position());
+        checked += 1;
+        deep_only += usize::from(base.with_reductions(flags).outcome().is_none());
+    }
+    assert!(
+        checked > 5000 && deep_only > 120,
+        "{checked} decided, {deep_only} by the deep rule alone"
+    );
+}
+
+#[test]
+fn nearby_parity_tests_match_the_tests_from_scratch() {
+    // The parity test of a position a few moves away, worked out from this position's
+    // elimination (low-rank change), against the test from scratch on the position reached.
+    let mut rng = KeyStream::new(36);
+    let (mut compared, mut losses, mut long_paths) = (0, 0, 0);
+    for _ in 0..1500 {
+        let n = 10 + below(&mut rng, 70) as usize;
+        let percent = 2 + below(&mut rng, 7);
+        let token = below(&mut rng, n as u64) as u8;
+        let pos = start_with_random_moves(random_graph(n, percent, &mut rng), token, &mut rng);
+        let pos = pos.with_reductions(Reductions::PARITY_SET);
+        let mut nearby = None;
+        for _ in 0..4 {
+            // A random walk of 1 to 4 moves from the token.
+            let (mut path, mut child) = (vec![pos.token], pos.clone());
+            for _ in 0..=below(&mut rng, 4) {
+                let moves: Vec<u8> =
+                    child.neighbours(child.token).into_iter().map(|v| v as u8).collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let next = moves[below(&mut rng, moves.len() as u64) as usize];
+                child.play(next);
+                path.push(next);
+            }
+            if path.len() < 2 {
+                break;
+            }
+            let Some(loss) = reductions::Nearby::of(&mut nearby, &pos).loss_after(&path) else {
+                continue;
+            };
+            let expected = child.neighbours(child.token).is_empty()
+                || reductions::independent_set_loss(&child);
+            assert_eq!(loss, expected, "{} after {path:?}", pos.format_position());
+            compared += 1;
+            losses += usize::from(loss);
+            long_paths += usize::from(path.len() == 5);
+        }
+    }
+    assert!(
+        compared > 3000 && losses > 300 && long_paths > 500,
+        "{compared} {losses} {long_paths}"
+    );
+}
+
+#[test]
 #[ignore = "heavy: cargo test --release -- --ignored"]
 fn parity_rules_agree_with_brute_force_heavy() {
     let mut rng = KeyStream::new(32);
@@ -840,10 +915,10 @@ fn parity_rules_agree_with_brute_force_heavy() {
 
 #[test]
 fn shared_parity_elimination_matches_the_tests_from_scratch() {
-    // With both parity rules the position's own test and its children's share one elimination
-    // of the rows away from the token; their answers must be those of the test run from scratch
-    // on every position, on graphs large enough for kernels of several dimensions and for moves
-    // that cut bridges.
+    // With both parity rules the position's own test and its children's come from one
+    // elimination of the component (the children's as low-rank changes); their answers must be
+    // those of the test run from scratch on every position, on graphs large enough for kernels
+    // of several dimensions and for moves that cut bridges.
     let mut rng = KeyStream::new(33);
     let (mut losses, mut wins, mut bigger_kernels) = (0, 0, 0);
     for _ in 0..1500 {
