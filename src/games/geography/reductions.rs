@@ -659,18 +659,7 @@ impl Nearby {
             }
             Bitboard128(x & !shape.mask).into_iter().all(|w| self.rows[w as usize] & x == 0)
         };
-        for mut x in firsts {
-            if independent(x) {
-                return Some(true);
-            }
-            for i in 1u32..1 << zero.len() {
-                x ^= zero[i.trailing_zeros() as usize];
-                if independent(x) {
-                    return Some(true);
-                }
-            }
-        }
-        Some(false)
+        Some(firsts.into_iter().any(|x| any_in_coset(x, &zero, independent)))
     }
 
     /// The kernel of the eliminated rows by its coordinates on the path: for each lowest bit,
@@ -957,18 +946,23 @@ impl Elimination {
             }
             true
         };
-        let mut x = base;
-        if independent(x) {
-            return Some(true);
-        }
-        for i in 1u32..1 << kernel.len() {
-            x ^= kernel[i.trailing_zeros() as usize];
-            if independent(x) {
-                return Some(true);
-            }
-        }
-        Some(false)
+        Some(any_in_coset(base, &kernel, independent))
     }
+}
+
+/// Whether some vector of `start` plus the span of `span` passes `test` (Gray-code order).
+fn any_in_coset(start: u128, span: &[u128], test: impl Fn(u128) -> bool) -> bool {
+    let mut x = start;
+    if test(x) {
+        return true;
+    }
+    for i in 1u32..1 << span.len() {
+        x ^= span[i.trailing_zeros() as usize];
+        if test(x) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the row of every vertex of `ys` has a neighbour in `set`.
