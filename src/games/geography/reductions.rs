@@ -510,7 +510,7 @@ pub fn parity_win(pos: &Geography) -> bool {
 
 /// [`parity_win`] with `nearby` the elimination of the position's component, or `None` until a
 /// child's answer is not memoised.
-fn parity_win_with(pos: &Geography, nearby: &mut Option<Nearby>) -> bool {
+fn parity_win_with<'p>(pos: &'p Geography, nearby: &mut Option<Nearby<'p>>) -> bool {
     let s = pos.token;
     let rows = &pos.rows;
     let hash_base = pos.component_hash() ^ token_key(s);
@@ -575,18 +575,22 @@ fn deep_win(pos: &Geography, nearby: &mut Nearby) -> bool {
 /// vectors fix the coordinates on `S` back to `a`. The solutions are the kernel vectors of `A'`
 /// holding the token, enumerated for an independent one (a parity set), as the test from
 /// scratch enumerates them.
-pub(super) struct Nearby {
+pub(super) struct Nearby<'p> {
     elimination: Elimination,
     /// Index in `units` of each vertex's reduction, `u8::MAX` when not yet computed.
     slot: [u8; MAX_VERTICES],
     /// `(p_u, r_u)` with `A p_u = e_u + r_u`.
     units: ArrayVec<(u128, u128), MAX_VERTICES>,
-    rows: [u128; MAX_VERTICES],
+    /// The rows eliminated.
+    rows: &'p [u128; MAX_VERTICES],
 }
 
-impl Nearby {
+impl<'p> Nearby<'p> {
     /// The engine of `pos`'s component in `slot`, made on first use.
-    pub(super) fn of<'a>(slot: &'a mut Option<Nearby>, pos: &Geography) -> &'a mut Nearby {
+    pub(super) fn of<'s>(
+        slot: &'s mut Option<Nearby<'p>>,
+        pos: &'p Geography,
+    ) -> &'s mut Nearby<'p> {
         slot.get_or_insert_with(|| {
             let mut elimination = Elimination::new();
             for v in pos.component {
@@ -596,7 +600,7 @@ impl Nearby {
                 elimination,
                 slot: [u8::MAX; MAX_VERTICES],
                 units: ArrayVec::new(),
-                rows: pos.rows,
+                rows: &pos.rows,
             }
         })
     }
