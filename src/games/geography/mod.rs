@@ -222,6 +222,10 @@ pub struct Geography {
     traps: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
+    /// With [`Reductions::PARITY_DEEP`], for an undecided position: how many moves the opponent
+    /// cannot answer by a move into a parity set of the mover (df-pn's initial disproof number,
+    /// [`reductions::proof_numbers_hint`]); 0 when not worked out.
+    open_moves: u32,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
     canonical: u64,
     reductions: Reductions,
@@ -269,6 +273,7 @@ impl Geography {
             one: 0,
             traps: 0,
             decided: None,
+            open_moves: 0,
             canonical: 0,
             reductions: Reductions::DEFAULT,
             bridges: None,
@@ -530,12 +535,12 @@ impl Geography {
                 || self.reductions.contains(Reductions::PIECES)
                 || self.reductions.contains(Reductions::PARITY_SET));
         if memoised && let Some(settled) = settled::lookup(key) {
-            (self.traps, self.decided, self.canonical) = settled;
+            (self.traps, self.decided, self.canonical, self.open_moves) = settled;
             return;
         }
         self.find_traps_and_settle();
         if memoised {
-            settled::store(key, (self.traps, self.decided, self.canonical));
+            settled::store(key, (self.traps, self.decided, self.canonical, self.open_moves));
         }
     }
 
@@ -547,6 +552,7 @@ impl Geography {
                 // A piece hanging at the token wins.
                 self.traps = 0;
                 self.decided = Some(Outcome::Win);
+                self.open_moves = 0;
                 self.canonical = self.component_hash();
                 return;
             };
@@ -561,6 +567,7 @@ impl Geography {
         } else {
             let untrapped = self.without_traps();
             self.decided = untrapped.decided;
+            self.open_moves = untrapped.open_moves;
             self.canonical = untrapped.canonical;
         }
     }
@@ -598,7 +605,7 @@ impl Geography {
 
     /// Sets the decided result and the canonical hash from the rest of the position.
     fn settle(&mut self) {
-        self.decided = reductions::decide(self);
+        (self.decided, self.open_moves) = reductions::decide_with_open_moves(self);
         self.canonical = if self.decided.is_some() {
             // Solvers stop here; the plain component hash is enough.
             self.component_hash()
@@ -680,7 +687,7 @@ mod settled {
     }
 
     /// What is memoised for `key`.
-    pub(super) type Settled = (u128, Option<Outcome>, u64);
+    pub(super) type Settled = (u128, Option<Outcome>, u64, u32);
 
     fn slot(key: u64) -> usize {
         (key >> 40) as usize & (ENTRIES - 1)
@@ -692,28 +699,29 @@ mod settled {
             return None;
         }
         MEMO.with(|memo| {
-            let [k, lo, hi, canonical, decided] = memo.borrow()[slot(key)];
+            let [k, lo, hi, canonical, packed] = memo.borrow()[slot(key)];
             (k == key).then(|| {
-                let decided = match decided {
+                let decided = match packed & 0xFF {
                     1 => Some(Outcome::Win),
                     2 => Some(Outcome::Loss),
                     3 => Some(Outcome::Draw),
                     _ => None,
                 };
-                (u128::from(hi) << 64 | u128::from(lo), decided, canonical)
+                (u128::from(hi) << 64 | u128::from(lo), decided, canonical, (packed >> 8) as u32)
             })
         })
     }
 
     /// Memoises the values of `key`.
-    pub(super) fn store(key: u64, (traps, decided, canonical): Settled) {
+    pub(super) fn store(key: u64, (traps, decided, canonical, open_moves): Settled) {
         let decided = match decided {
             None => 0,
             Some(Outcome::Win) => 1,
             Some(Outcome::Loss) => 2,
             Some(Outcome::Draw) => 3,
         };
-        let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, decided];
+        let packed = decided | u64::from(open_moves) << 8;
+        let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, packed];
         MEMO.with(|memo| memo.borrow_mut()[slot(key)] = slot_value);
     }
 }

@@ -381,14 +381,21 @@ fn standalone_win(
 
 /// The result of `pos` if it is over or a reduction that `pos` applies decides it.
 pub fn decide(pos: &Geography) -> Option<Outcome> {
+    decide_with_open_moves(pos).0
+}
+
+/// [`decide`], with the position's open moves when it is undecided and
+/// [`Reductions::PARITY_DEEP`] is on (else 0): the moves the opponent cannot answer by a move
+/// into a parity set of the mover. None open decides a loss.
+pub(super) fn decide_with_open_moves(pos: &Geography) -> (Option<Outcome>, u32) {
     let around = pos.neighbours(pos.token);
     if around.is_empty() {
-        return Some(Outcome::Loss);
+        return (Some(Outcome::Loss), 0);
     }
     if pos.reductions.contains(Reductions::IMMEDIATE_WIN)
         && around.into_iter().any(|w| pos.degree(w as u8) == 1)
     {
-        return Some(Outcome::Win);
+        return (Some(Outcome::Win), 0);
     }
     // Only far sides of at most SUBGAME_EDGE_LIMIT edges and their sub-positions are cached, so
     // larger components need no (cache-missing) lookup.
@@ -397,26 +404,27 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
         && let Some(win) = context.cache.lookup(pos.component_hash())
     {
         // A far side solved by the bridge reduction, entered across its bridge.
-        return Some(if win { Outcome::Win } else { Outcome::Loss });
+        return (Some(if win { Outcome::Win } else { Outcome::Loss }), 0);
     }
     if pos.reductions.contains(Reductions::BIPARTITE)
         && let Some(outcome) = bipartite_outcome(pos)
     {
-        return Some(outcome);
+        return (Some(outcome), 0);
     }
-    if let Some(outcome) = parity_decide(pos) {
-        return Some(outcome);
+    let (parity, open_moves) = parity_decide(pos);
+    if parity.is_some() {
+        return (parity, 0);
     }
     if pos.reductions.contains(Reductions::TWO_PLY) {
         let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
         if wins {
-            return Some(Outcome::Win);
+            return (Some(Outcome::Win), 0);
         }
         if safe == 0 {
-            return Some(Outcome::Loss);
+            return (Some(Outcome::Loss), 0);
         }
     }
-    None
+    (None, open_moves)
 }
 
 /// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
@@ -470,14 +478,14 @@ fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
 /// the component's rows serves every test: the positions a few moves away differ from this one
 /// by a few edges, and [`Nearby`] works out their kernels from it; every answer of the first two
 /// rules is memoised as [`cached_independent_set_loss`]'s.
-fn parity_decide(pos: &Geography) -> Option<Outcome> {
+fn parity_decide(pos: &Geography) -> (Option<Outcome>, u32) {
     let (loss_rule, win_rule, deep_rule) = (
         pos.reductions.contains(Reductions::PARITY_SET),
         pos.reductions.contains(Reductions::PARITY_WIN),
         pos.reductions.contains(Reductions::PARITY_DEEP),
     );
     if !win_rule && !deep_rule {
-        return (loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss);
+        return ((loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss), 0);
     }
     let s = pos.token;
     let mut nearby: Option<Nearby> = None;
@@ -489,13 +497,40 @@ fn parity_decide(pos: &Geography) -> Option<Outcome> {
                 .unwrap_or_else(|| parity_loss(&pos.rows, s))
         });
         if loss {
-            return Some(Outcome::Loss);
+            return (Some(Outcome::Loss), 0);
         }
     }
     if win_rule && parity_win_with(pos, &mut nearby) {
-        return Some(Outcome::Win);
+        return (Some(Outcome::Win), 0);
     }
-    (deep_rule && deep_win(pos, Nearby::of(&mut nearby, pos))).then_some(Outcome::Win)
+    if !deep_rule {
+        return (None, 0);
+    }
+    let nearby = Nearby::of(&mut nearby, pos);
+    if deep_win(pos, nearby) {
+        return (Some(Outcome::Win), 0);
+    }
+    match open_moves(pos, nearby) {
+        0 => (Some(Outcome::Loss), 0),
+        open => (None, open),
+    }
+}
+
+/// The moves of the token that the opponent cannot answer by a move into a parity set of the
+/// mover ([`Reductions::PARITY_DEEP`]); when there is none, the mover loses.
+fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u32 {
+    let s = pos.token;
+    let rows = &pos.rows;
+    let mut open = 0;
+    for y in Bitboard128(rows[s as usize]) {
+        let y = y as u8;
+        let answers = rows[y as usize] & !(1u128 << s);
+        let answered = Bitboard128(answers)
+            .into_iter()
+            .any(|z| nearby.loss_after(&[s, y, z as u8]) == Some(true));
+        open += u32::from(!answered);
+    }
+    open
 }
 
 /// The parity-set win certificate ([`Reductions::PARITY_WIN`]): `true` when some move of the
@@ -1052,6 +1087,10 @@ fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool
 /// refute every move that does not hand it an immediate win (`delta` = the number of such safe
 /// moves, [`Geography::safe_replies`], at least 1).
 pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
+    if pos.open_moves > 0 {
+        // The three-move parity rule counted the moves no parity-set reply answers.
+        return (1, u64::from(pos.open_moves));
+    }
     let (safe, _) = pos.safe_replies(pos.token, 0, 0);
     let delta = u64::from(safe.max(1));
     if pos.reductions.contains(Reductions::PN_GUESS) {
