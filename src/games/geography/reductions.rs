@@ -488,11 +488,11 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, u32) {
         return ((loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss), 0);
     }
     let s = pos.token;
-    let mut nearby: Option<Nearby> = None;
+    let mut nearby = Nearby::new(pos);
     if loss_rule {
         let loss = memo_or(pos.component_hash(), || {
-            Nearby::of(&mut nearby, pos)
-                .elimination
+            nearby
+                .elimination()
                 .parity_set(&pos.rows, s)
                 .unwrap_or_else(|| parity_loss(&pos.rows, s))
         });
@@ -506,11 +506,10 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, u32) {
     if !deep_rule {
         return (None, 0);
     }
-    let nearby = Nearby::of(&mut nearby, pos);
-    if deep_win(pos, nearby) {
+    if deep_win(pos, &mut nearby) {
         return (Some(Outcome::Win), 0);
     }
-    match open_moves(pos, nearby) {
+    match open_moves(pos, &mut nearby) {
         0 => (Some(Outcome::Loss), 0),
         open => (None, open),
     }
@@ -540,12 +539,12 @@ fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u32 {
 /// even number to every other vertex of the token's side: after the move into `X`, `X` is a
 /// parity set of the opponent).
 pub fn parity_win(pos: &Geography) -> bool {
-    parity_win_with(pos, &mut None)
+    parity_win_with(pos, &mut Nearby::new(pos))
 }
 
-/// [`parity_win`] with `nearby` the elimination of the position's component, or `None` until a
-/// child's answer is not memoised.
-fn parity_win_with<'p>(pos: &'p Geography, nearby: &mut Option<Nearby<'p>>) -> bool {
+/// [`parity_win`] with `nearby` the position's (elimination made on the first child whose
+/// answer is not memoised).
+fn parity_win_with(pos: &Geography, nearby: &mut Nearby) -> bool {
     let s = pos.token;
     let rows = &pos.rows;
     let hash_base = pos.component_hash() ^ token_key(s);
@@ -560,7 +559,7 @@ fn parity_win_with<'p>(pos: &'p Geography, nearby: &mut Option<Nearby<'p>>) -> b
         let loss = beyond == 0
             || (!unsafe_move
                 && memo_or(hash, || {
-                    Nearby::of(nearby, pos).loss_after(&[s, x]).unwrap_or_else(|| {
+                    nearby.loss_after(&[s, x]).unwrap_or_else(|| {
                         let mut child = *rows;
                         child[s as usize] &= !(1u128 << x);
                         child[x as usize] &= !(1u128 << s);
@@ -611,33 +610,49 @@ fn deep_win(pos: &Geography, nearby: &mut Nearby) -> bool {
 /// holding the token, enumerated for an independent one (a parity set), as the test from
 /// scratch enumerates them.
 pub(super) struct Nearby<'p> {
+    /// The position whose component is eliminated.
+    pos: &'p Geography,
+    /// Whether `elimination` holds the component's rows yet (made on first use).
+    ready: bool,
     elimination: Elimination,
     /// Index in `units` of each vertex's reduction, `u8::MAX` when not yet computed.
     slot: [u8; MAX_VERTICES],
-    /// `(p_u, r_u)` with `A p_u = e_u + r_u`.
-    units: ArrayVec<(u128, u128), MAX_VERTICES>,
-    /// The rows eliminated.
-    rows: &'p [u128; MAX_VERTICES],
+    /// `(p_u, r_u)` with `A p_u = e_u + r_u`, for the first `UNITS` vertices asked for (the
+    /// others are reduced again when asked).
+    units: ArrayVec<(u128, u128), UNITS>,
 }
 
+/// Assignments on a path with a solution that [`PathShape::solutions`] keeps.
+const SOLUTIONS: usize = 32;
+
+/// Unit-vector reductions a [`Nearby`] keeps.
+const UNITS: usize = 48;
+
+/// Kernel vectors vanishing on a path that [`Nearby::loss_after`] keeps: more are more than it
+/// enumerates anyway.
+const ZERO_ON_PATH: usize = KERNEL_ENUMERATION_DIM + 1;
+
 impl<'p> Nearby<'p> {
-    /// The engine of `pos`'s component in `slot`, made on first use.
-    pub(super) fn of<'s>(
-        slot: &'s mut Option<Nearby<'p>>,
-        pos: &'p Geography,
-    ) -> &'s mut Nearby<'p> {
-        slot.get_or_insert_with(|| {
-            let mut elimination = Elimination::new();
-            for v in pos.component {
-                elimination.add(v as usize, pos.rows[v as usize]);
+    /// The engine of `pos`'s component; the elimination is made on first use.
+    pub(super) fn new(pos: &'p Geography) -> Self {
+        Nearby {
+            pos,
+            ready: false,
+            elimination: Elimination::new(),
+            slot: [u8::MAX; MAX_VERTICES],
+            units: ArrayVec::new(),
+        }
+    }
+
+    /// The elimination of the component's rows.
+    fn elimination(&mut self) -> &Elimination {
+        if !self.ready {
+            for v in self.pos.component {
+                self.elimination.add(v as usize, self.pos.rows[v as usize]);
             }
-            Nearby {
-                elimination,
-                slot: [u8::MAX; MAX_VERTICES],
-                units: ArrayVec::new(),
-                rows: &pos.rows,
-            }
-        })
+            self.ready = true;
+        }
+        &self.elimination
     }
 
     /// `(p_u, r_u)`: the rows summing to `e_u` but for the residue `r_u` (no pivot bit).
@@ -645,7 +660,7 @@ impl<'p> Nearby<'p> {
         if self.slot[u] != u8::MAX {
             return self.units[self.slot[u] as usize];
         }
-        let e = &self.elimination;
+        let e = self.elimination();
         let (mut row, mut combo) = (1u128 << u, 0u128);
         loop {
             let hit = row & e.pivots;
@@ -656,8 +671,9 @@ impl<'p> Nearby<'p> {
             row ^= e.reduced[p];
             combo ^= e.combos[p];
         }
-        self.slot[u] = self.units.len() as u8;
-        self.units.push((combo, row));
+        if self.units.try_push((combo, row)).is_ok() {
+            self.slot[u] = (self.units.len() - 1) as u8;
+        }
         (combo, row)
     }
 
@@ -672,10 +688,11 @@ impl<'p> Nearby<'p> {
             units.push(self.unit(v as usize));
         }
         let (reach, zero) = self.kernel_on_path(&shape);
-        let firsts = shape.solutions(&units, &reach);
+        let firsts = shape.solutions(&units, &reach)?;
         if firsts.is_empty() {
             return Some(false);
         }
+        let zero = zero?;
         if zero.len() > KERNEL_ENUMERATION_DIM
             || firsts.len() << zero.len() > 1 << KERNEL_ENUMERATION_DIM
         {
@@ -684,7 +701,7 @@ impl<'p> Nearby<'p> {
         // The rows of the path's vertices after the moves.
         let mut rows = [0u128; 8];
         for (i, &v) in shape.verts.iter().enumerate() {
-            rows[i] = self.rows[v as usize];
+            rows[i] = self.pos.rows[v as usize];
         }
         for &(i, j) in &shape.edges {
             rows[i] &= !(1u128 << shape.verts[j]);
@@ -696,7 +713,7 @@ impl<'p> Nearby<'p> {
                     return false;
                 }
             }
-            Bitboard128(x & !shape.mask).into_iter().all(|w| self.rows[w as usize] & x == 0)
+            Bitboard128(x & !shape.mask).into_iter().all(|w| self.pos.rows[w as usize] & x == 0)
         };
         Some(firsts.into_iter().any(|x| any_in_coset(x, &zero, independent)))
     }
@@ -704,13 +721,14 @@ impl<'p> Nearby<'p> {
     /// The kernel of the eliminated rows by its coordinates on the path: for each lowest bit,
     /// a kernel vector with that pattern bit (a basis reaching every pattern in the span), and
     /// a basis of the kernel vectors vanishing on the path.
+    /// `None` for the second when more than [`ZERO_ON_PATH`] vanish there.
     fn kernel_on_path(
-        &self,
+        &mut self,
         shape: &PathShape,
-    ) -> ([(u32, u128); 8], ArrayVec<u128, MAX_VERTICES>) {
+    ) -> ([(u32, u128); 8], Option<ArrayVec<u128, ZERO_ON_PATH>>) {
         let mut reach: [(u32, u128); 8] = [(0, 0); 8];
-        let mut zero: ArrayVec<u128, MAX_VERTICES> = ArrayVec::new();
-        for &k in &self.elimination.kernel {
+        let mut zero: Option<ArrayVec<u128, ZERO_ON_PATH>> = Some(ArrayVec::new());
+        for &k in &self.elimination().kernel {
             let (mut key, mut vec) = (shape.on_path(k), k);
             while key != 0 {
                 let b = key.trailing_zeros() as usize;
@@ -721,8 +739,8 @@ impl<'p> Nearby<'p> {
                 key ^= reach[b].0;
                 vec ^= reach[b].1;
             }
-            if key == 0 {
-                zero.push(vec);
+            if key == 0 && zero.as_mut().is_some_and(|z| z.try_push(vec).is_err()) {
+                zero = None;
             }
         }
         (reach, zero)
@@ -772,7 +790,12 @@ impl PathShape {
     /// One kernel vector of the changed rows for each assignment on the path (the token's
     /// coordinate 1) that has one, from the unit reductions `units` (by index) and the
     /// kernel's `reach` ([`Nearby::kernel_on_path`]).
-    fn solutions(&self, units: &[(u128, u128)], reach: &[(u32, u128); 8]) -> ArrayVec<u128, 128> {
+    /// `None` when there are more than [`SOLUTIONS`] (more than it enumerates).
+    fn solutions(
+        &self,
+        units: &[(u128, u128)],
+        reach: &[(u32, u128); 8],
+    ) -> Option<ArrayVec<u128, SOLUTIONS>> {
         // Everything is linear in the assignment: the images of the unit assignments (the
         // solution part, its residue, and its mismatch with the assignment on the path), then
         // every assignment holding the token in Gray-code order.
@@ -788,7 +811,7 @@ impl PathShape {
         for (i, image) in images.iter_mut().enumerate().take(self.verts.len()) {
             image.2 = 1 << i ^ self.on_path(image.0);
         }
-        let mut firsts: ArrayVec<u128, 128> = ArrayVec::new();
+        let mut firsts: ArrayVec<u128, SOLUTIONS> = ArrayVec::new();
         let (mut sum, mut residue, mut mismatch) = images[self.token];
         let others: ArrayVec<usize, 8> =
             (0..self.verts.len()).filter(|&i| i != self.token).collect();
@@ -813,10 +836,10 @@ impl PathShape {
                 solution ^= reach[b].1;
             }
             if left == 0 {
-                firsts.push(solution);
+                firsts.try_push(solution).ok()?;
             }
         }
-        firsts
+        Some(firsts)
     }
 }
 

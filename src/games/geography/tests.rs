@@ -865,7 +865,7 @@ fn nearby_parity_tests_match_the_tests_from_scratch() {
         let token = below(&mut rng, n as u64) as u8;
         let pos = start_with_random_moves(random_graph(n, percent, &mut rng), token, &mut rng);
         let pos = pos.with_reductions(Reductions::PARITY_SET);
-        let mut nearby = None;
+        let mut nearby = reductions::Nearby::new(&pos);
         for _ in 0..4 {
             // A random walk of 1 to 4 moves from the token.
             let (mut path, mut child) = (vec![pos.token], pos.clone());
@@ -882,7 +882,7 @@ fn nearby_parity_tests_match_the_tests_from_scratch() {
             if path.len() < 2 {
                 break;
             }
-            let Some(loss) = reductions::Nearby::of(&mut nearby, &pos).loss_after(&path) else {
+            let Some(loss) = nearby.loss_after(&path) else {
                 continue;
             };
             let expected = child.neighbours(child.token).is_empty()
