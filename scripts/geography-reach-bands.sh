@@ -4,9 +4,10 @@
 # $3 to $4 has $1 positions, $2 s per position, $6 positions at a time, solver config $7) and
 # writes results/geography/reach-bands.md (never edit it by hand: rerun this script) and the
 # per-solve log reach-bands.log.
-# Defaults: 10 positions per band, 60 s, 150..210 by 10, 1 job of 2 threads, config ohpvt/0.5
+# Defaults: 10 positions per band, 60 s, 150..210 by 10, 1 job of 2 threads, config ohpvdt/0.5
 # (the default reductions plus move ordering, proof-number hints, the parity-set rules for
-# losses and wins and the leaf traps, df-pn epsilon 0.5: what `bitsolve solve --game geography`
+# losses and wins (one and three moves deep, open moves as initial numbers) and the leaf
+# traps, df-pn epsilon 0.5: what `bitsolve solve --game geography`
 # uses), wall clock.
 set -eu
 per_band=${1:-10}
@@ -15,7 +16,7 @@ low=${3:-150}
 high=${4:-210}
 width=${5:-10}
 jobs=${6:-1}
-config=${7:-ohpvt/0.5}
+config=${7:-ohpvdt/0.5}
 # $8 = cpu: times are the process's CPU seconds and the limit is CPU time (one solve at a
 # time), written to reach-bands-cpu.md / .log, so that other work on a shared machine does not
 # count against the solver; default wall: wall-clock times, reach-bands.md / .log.
@@ -52,6 +53,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "immediate win, bipartite GF(2) rule, component hash; \`oh\`: plus move ordering and"
     echo "proof-number hints from the safe replies; \`ohp\`: plus the parity-set loss certificate;"
     echo "\`ohpt\`: plus the leaf traps; \`ohpvt\`: plus the parity-set win certificate;"
+    echo "\`ohpvdt\`: plus the three-move parity certificate and open moves as initial numbers;"
     echo "\`/e\`: df-pn 1+epsilon thresholds; \`/weak\`: weak proof numbers): df-pn,"
     echo "$threads thread(s) per solve, 256 MiB table, $limit s of $clock-clock time (cpu: the process's CPU seconds, one"
     echo "solve at a time, so other work on the machine does not count). Solve-by-solve log:"

@@ -81,7 +81,10 @@ fn solve_takes_game_options_and_records_them() {
     // The solve default is the measured-best set; the options line says which one ran.
     let (code, text, _) = run(&[]);
     assert_eq!(code, Some(0));
-    assert!(text.contains("-reductions=default+guided+parity-set+parity-win+traps"), "{text}");
+    assert!(
+        text.contains("-reductions=default+guided+parity-set+parity-win+parity-deep+traps"),
+        "{text}"
+    );
     let value = text.lines().last().unwrap().split(' ').next().unwrap().to_string();
     let (code, plain, _) = run(&["--game-option", "reductions=none"]);
     assert_eq!(code, Some(0));

@@ -59,7 +59,7 @@ pub struct CompareArgs {
     #[arg(long, requires = "out")]
     resume: bool,
     /// A game option `NAME=VALUE` set on every position, repeatable (as for `bitsolve solve`;
-    /// geography's `reductions` defaults to `default,guided,parity-set,parity-win,traps`).
+    /// geography's `reductions` defaults to `default,guided,parity-set,parity-win,parity-deep,traps`).
     #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
     game_options: Vec<(String, String)>,
     /// Positions solved at once (keep 1, the default, when measuring thread speedup).

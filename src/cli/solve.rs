@@ -62,7 +62,7 @@ pub struct SolveArgs {
     table: Option<PathBuf>,
     /// A game option `NAME=VALUE`, repeatable (`bitsolve info --game G` lists a game's options
     /// and their defaults; geography: `reductions`, default
-    /// `default,guided,parity-set,parity-win,traps`). Games without options refuse it.
+    /// `default,guided,parity-set,parity-win,parity-deep,traps`). Games without options refuse it.
     #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
     game_options: Vec<(String, String)>,
 }

@@ -117,9 +117,12 @@ impl Reductions {
     pub const PIECES: Reductions = Reductions(4096);
     /// The three-move parity certificate (`reductions::deep_win`): a move after which every
     /// reply of the opponent can be answered by a move into a parity set of the opponent means
-    /// the mover wins (the parity-set win rule one full move deeper). Its tests come from the
-    /// elimination the other parity rules make anyway, a few unit-vector reductions and a small
-    /// system each.
+    /// the mover wins (the parity-set win rule one full move deeper). An undecided position
+    /// also counts its open moves (those the opponent cannot answer by a move into a parity set
+    /// of the mover): none open decides a loss, and the count is df-pn's initial disproof
+    /// number with [`Reductions::PN_HINT`] (instead of the safe replies). Its tests come from
+    /// the elimination the other parity rules make anyway, a few unit-vector reductions and a
+    /// small system each.
     pub const PARITY_DEEP: Reductions = Reductions(8192);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
@@ -729,9 +732,9 @@ mod settled {
 /// The reductions `bitsolve solve` gives geography positions unless `--game-option
 /// reductions=...` says otherwise: the set measured best on contest positions at the edge of the
 /// solver's reach (the client's default too; `results/geography/reach-hard.md`, and
-/// `results/geography/reach-bands.md`, where the parity-set win certificate, cheap since its
-/// children's tests share one elimination, beat the same set without it on every band).
-pub const SOLVE_REDUCTIONS: &str = "default,guided,parity-set,parity-win,traps";
+/// `results/geography/reach-bands.md`, where the three-move parity certificate with its open
+/// moves as initial numbers beat the set without it on the hard positions of the bands).
+pub const SOLVE_REDUCTIONS: &str = "default,guided,parity-set,parity-win,parity-deep,traps";
 
 impl Game for Geography {
     type Move = u8;
