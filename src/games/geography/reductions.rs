@@ -660,17 +660,7 @@ impl<'p> Nearby<'p> {
         if self.slot[u] != u8::MAX {
             return self.units[self.slot[u] as usize];
         }
-        let e = self.elimination();
-        let (mut row, mut combo) = (1u128 << u, 0u128);
-        loop {
-            let hit = row & e.pivots;
-            if hit == 0 {
-                break;
-            }
-            let p = hit.trailing_zeros() as usize;
-            row ^= e.reduced[p];
-            combo ^= e.combos[p];
-        }
+        let (row, combo) = self.elimination().reduce(1u128 << u, 0);
         if self.units.try_push((combo, row)).is_ok() {
             self.slot[u] = (self.units.len() - 1) as u8;
         }
@@ -955,20 +945,25 @@ impl Elimination {
         }
     }
 
-    /// Adds the row `row` of vertex `v`.
-    fn add(&mut self, v: usize, row: u128) {
-        let (mut row, mut combo) = (row, 1u128 << v);
+    /// `row` (standing for the added rows `combo`) reduced by the basis: the residue, with no
+    /// pivot bit, and the added rows it stands for then.
+    fn reduce(&self, mut row: u128, mut combo: u128) -> (u128, u128) {
         // Each basis row's lowest bit is its pivot, so reducing by the lowest pivot hit never
         // brings back a lower one.
         loop {
             let hit = row & self.pivots;
             if hit == 0 {
-                break;
+                return (row, combo);
             }
             let p = hit.trailing_zeros() as usize;
             row ^= self.reduced[p];
             combo ^= self.combos[p];
         }
+    }
+
+    /// Adds the row `row` of vertex `v`.
+    fn add(&mut self, v: usize, row: u128) {
+        let (row, combo) = self.reduce(row, 1u128 << v);
         if row == 0 {
             self.kernel.push(combo);
         } else {
