@@ -148,6 +148,9 @@ fn config(name: &str) -> (Reductions, u32) {
                 .with(Reductions::TRAPS),
             default,
         ),
+        "ohpvdtc" => (config("ohpvdt").0.with(Reductions::CHAINS), default),
+        "ohpvdtq" => (config("ohpvdt").0.with(Reductions::PIECES), default),
+        "ohpvdtb" => (config("ohpvdt").0.with(Reductions::BRIDGES), default),
         "ohptq" => (ohp().with(Reductions::TRAPS).with(Reductions::PIECES), default),
         "oht" => (
             Reductions::BASIC

@@ -115,7 +115,7 @@ impl Reductions {
     /// token, the mover wins. Repeated with the leaf traps until nothing changes; moves into
     /// dropped vertices are not generated.
     pub const PIECES: Reductions = Reductions(4096);
-    /// The three-move parity certificate (`reductions::deep_win`): a move after which every
+    /// The three-move parity certificate (`reductions::fewest_open_replies`): a move after which every
     /// reply of the opponent can be answered by a move into a parity set of the opponent means
     /// the mover wins (the parity-set win rule one full move deeper). An undecided position
     /// also counts its open moves (those the opponent cannot answer by a move into a parity set
@@ -225,10 +225,10 @@ pub struct Geography {
     traps: u128,
     /// The result when the position is over or a reduction decides it.
     decided: Option<Outcome>,
-    /// With [`Reductions::PARITY_DEEP`], for an undecided position: how many moves the opponent
-    /// cannot answer by a move into a parity set of the mover (df-pn's initial disproof number,
-    /// [`reductions::proof_numbers_hint`]); 0 when not worked out.
-    open_moves: u32,
+    /// With [`Reductions::PARITY_DEEP`], for an undecided position: df-pn's initial numbers
+    /// from the three-move parity rule ([`reductions::proof_numbers_hint`]); zeros when not
+    /// worked out.
+    parity_numbers: reductions::ParityNumbers,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
     canonical: u64,
     reductions: Reductions,
@@ -276,7 +276,7 @@ impl Geography {
             one: 0,
             traps: 0,
             decided: None,
-            open_moves: 0,
+            parity_numbers: reductions::ParityNumbers::NONE,
             canonical: 0,
             reductions: Reductions::DEFAULT,
             bridges: None,
@@ -538,12 +538,12 @@ impl Geography {
                 || self.reductions.contains(Reductions::PIECES)
                 || self.reductions.contains(Reductions::PARITY_SET));
         if memoised && let Some(settled) = settled::lookup(key) {
-            (self.traps, self.decided, self.canonical, self.open_moves) = settled;
+            (self.traps, self.decided, self.canonical, self.parity_numbers) = settled;
             return;
         }
         self.find_traps_and_settle();
         if memoised {
-            settled::store(key, (self.traps, self.decided, self.canonical, self.open_moves));
+            settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
         }
     }
 
@@ -555,7 +555,7 @@ impl Geography {
                 // A piece hanging at the token wins.
                 self.traps = 0;
                 self.decided = Some(Outcome::Win);
-                self.open_moves = 0;
+                self.parity_numbers = reductions::ParityNumbers::NONE;
                 self.canonical = self.component_hash();
                 return;
             };
@@ -570,7 +570,7 @@ impl Geography {
         } else {
             let untrapped = self.without_traps();
             self.decided = untrapped.decided;
-            self.open_moves = untrapped.open_moves;
+            self.parity_numbers = untrapped.parity_numbers;
             self.canonical = untrapped.canonical;
         }
     }
@@ -608,7 +608,7 @@ impl Geography {
 
     /// Sets the decided result and the canonical hash from the rest of the position.
     fn settle(&mut self) {
-        (self.decided, self.open_moves) = reductions::decide_with_open_moves(self);
+        (self.decided, self.parity_numbers) = reductions::decide_with_open_moves(self);
         self.canonical = if self.decided.is_some() {
             // Solvers stop here; the plain component hash is enough.
             self.component_hash()
@@ -675,6 +675,7 @@ impl Geography {
 /// the decided result and the canonical hash, keyed by the component hash and the reductions.
 mod settled {
     use super::Outcome;
+    use super::reductions::ParityNumbers;
     use std::cell::RefCell;
 
     /// Entries (a power of two; up to 20 MiB a thread, in pages touched only as they are used).
@@ -690,7 +691,7 @@ mod settled {
     }
 
     /// What is memoised for `key`.
-    pub(super) type Settled = (u128, Option<Outcome>, u64, u32);
+    pub(super) type Settled = (u128, Option<Outcome>, u64, ParityNumbers);
 
     fn slot(key: u64) -> usize {
         (key >> 40) as usize & (ENTRIES - 1)
@@ -710,20 +711,22 @@ mod settled {
                     3 => Some(Outcome::Draw),
                     _ => None,
                 };
-                (u128::from(hi) << 64 | u128::from(lo), decided, canonical, (packed >> 8) as u32)
+                let numbers =
+                    ParityNumbers { open: (packed >> 8) as u16, fewest: (packed >> 24) as u16 };
+                (u128::from(hi) << 64 | u128::from(lo), decided, canonical, numbers)
             })
         })
     }
 
     /// Memoises the values of `key`.
-    pub(super) fn store(key: u64, (traps, decided, canonical, open_moves): Settled) {
+    pub(super) fn store(key: u64, (traps, decided, canonical, numbers): Settled) {
         let decided = match decided {
             None => 0,
             Some(Outcome::Win) => 1,
             Some(Outcome::Loss) => 2,
             Some(Outcome::Draw) => 3,
         };
-        let packed = decided | u64::from(open_moves) << 8;
+        let packed = decided | u64::from(numbers.open) << 8 | u64::from(numbers.fewest) << 24;
         let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, packed];
         MEMO.with(|memo| memo.borrow_mut()[slot(key)] = slot_value);
     }

@@ -384,18 +384,17 @@ pub fn decide(pos: &Geography) -> Option<Outcome> {
     decide_with_open_moves(pos).0
 }
 
-/// [`decide`], with the position's open moves when it is undecided and
-/// [`Reductions::PARITY_DEEP`] is on (else 0): the moves the opponent cannot answer by a move
-/// into a parity set of the mover. None open decides a loss.
-pub(super) fn decide_with_open_moves(pos: &Geography) -> (Option<Outcome>, u32) {
+/// [`decide`], with the position's [`ParityNumbers`] when it is undecided and
+/// [`Reductions::PARITY_DEEP`] is on (else zeros). None open decides a loss.
+pub(super) fn decide_with_open_moves(pos: &Geography) -> (Option<Outcome>, ParityNumbers) {
     let around = pos.neighbours(pos.token);
     if around.is_empty() {
-        return (Some(Outcome::Loss), 0);
+        return (Some(Outcome::Loss), ParityNumbers::NONE);
     }
     if pos.reductions.contains(Reductions::IMMEDIATE_WIN)
         && around.into_iter().any(|w| pos.degree(w as u8) == 1)
     {
-        return (Some(Outcome::Win), 0);
+        return (Some(Outcome::Win), ParityNumbers::NONE);
     }
     // Only far sides of at most SUBGAME_EDGE_LIMIT edges and their sub-positions are cached, so
     // larger components need no (cache-missing) lookup.
@@ -404,27 +403,45 @@ pub(super) fn decide_with_open_moves(pos: &Geography) -> (Option<Outcome>, u32) 
         && let Some(win) = context.cache.lookup(pos.component_hash())
     {
         // A far side solved by the bridge reduction, entered across its bridge.
-        return (Some(if win { Outcome::Win } else { Outcome::Loss }), 0);
+        return (Some(if win { Outcome::Win } else { Outcome::Loss }), ParityNumbers::NONE);
     }
     if pos.reductions.contains(Reductions::BIPARTITE)
         && let Some(outcome) = bipartite_outcome(pos)
     {
-        return (Some(outcome), 0);
+        return (Some(outcome), ParityNumbers::NONE);
     }
-    let (parity, open_moves) = parity_decide(pos);
+    let (parity, numbers) = parity_decide(pos);
     if parity.is_some() {
-        return (parity, 0);
+        return (parity, ParityNumbers::NONE);
     }
     if pos.reductions.contains(Reductions::TWO_PLY) {
         let (safe, wins) = pos.safe_replies(pos.token, 0, 0);
         if wins {
-            return (Some(Outcome::Win), 0);
+            return (Some(Outcome::Win), ParityNumbers::NONE);
         }
         if safe == 0 {
-            return (Some(Outcome::Loss), 0);
+            return (Some(Outcome::Loss), ParityNumbers::NONE);
         }
     }
-    (None, open_moves)
+    (None, numbers)
+}
+
+/// What the three-move parity rule ([`Reductions::PARITY_DEEP`]) works out for an undecided
+/// position, df-pn's initial numbers with [`Reductions::PN_HINT`] ([`proof_numbers_hint`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct ParityNumbers {
+    /// The moves the opponent cannot answer by a move into a parity set of the mover (the
+    /// disproof number; 0 when not worked out).
+    pub(super) open: u16,
+    /// The fewest such open replies the opponent keeps after a move of the mover (the proof
+    /// number: what df-pn's numbers become when the position is expanded, each child numbered
+    /// by its open moves).
+    pub(super) fewest: u16,
+}
+
+impl ParityNumbers {
+    /// Not worked out.
+    pub(super) const NONE: ParityNumbers = ParityNumbers { open: 0, fewest: 0 };
 }
 
 /// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
@@ -478,14 +495,15 @@ fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
 /// the component's rows serves every test: the positions a few moves away differ from this one
 /// by a few edges, and [`Nearby`] works out their kernels from it; every answer of the first two
 /// rules is memoised as [`cached_independent_set_loss`]'s.
-fn parity_decide(pos: &Geography) -> (Option<Outcome>, u32) {
+fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers) {
     let (loss_rule, win_rule, deep_rule) = (
         pos.reductions.contains(Reductions::PARITY_SET),
         pos.reductions.contains(Reductions::PARITY_WIN),
         pos.reductions.contains(Reductions::PARITY_DEEP),
     );
     if !win_rule && !deep_rule {
-        return ((loss_rule && cached_independent_set_loss(pos)).then_some(Outcome::Loss), 0);
+        let loss = loss_rule && cached_independent_set_loss(pos);
+        return (loss.then_some(Outcome::Loss), ParityNumbers::NONE);
     }
     let s = pos.token;
     let mut nearby = Nearby::new(pos);
@@ -497,27 +515,28 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, u32) {
                 .unwrap_or_else(|| parity_loss(&pos.rows, s))
         });
         if loss {
-            return (Some(Outcome::Loss), 0);
+            return (Some(Outcome::Loss), ParityNumbers::NONE);
         }
     }
     if win_rule && parity_win_with(pos, &mut nearby) {
-        return (Some(Outcome::Win), 0);
+        return (Some(Outcome::Win), ParityNumbers::NONE);
     }
     if !deep_rule {
-        return (None, 0);
+        return (None, ParityNumbers::NONE);
     }
-    if deep_win(pos, &mut nearby) {
-        return (Some(Outcome::Win), 0);
+    let fewest = fewest_open_replies(pos, &mut nearby);
+    if fewest == 0 {
+        return (Some(Outcome::Win), ParityNumbers::NONE);
     }
     match open_moves(pos, &mut nearby) {
-        0 => (Some(Outcome::Loss), 0),
-        open => (None, open),
+        0 => (Some(Outcome::Loss), ParityNumbers::NONE),
+        open => (None, ParityNumbers { open, fewest }),
     }
 }
 
 /// The moves of the token that the opponent cannot answer by a move into a parity set of the
 /// mover ([`Reductions::PARITY_DEEP`]); when there is none, the mover loses.
-fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u32 {
+pub(super) fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u16 {
     let s = pos.token;
     let rows = &pos.rows;
     let mut open = 0;
@@ -527,7 +546,7 @@ fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u32 {
         let answered = Bitboard128(answers)
             .into_iter()
             .any(|z| nearby.loss_after(&[s, y, z as u8]) == Some(true));
-        open += u32::from(!answered);
+        open += u16::from(!answered);
     }
     open
 }
@@ -573,27 +592,55 @@ fn parity_win_with(pos: &Geography, nearby: &mut Nearby) -> bool {
     false
 }
 
-/// The three-move parity certificate ([`Reductions::PARITY_DEEP`]): some move `s -> x` after
-/// which every reply `x -> y` of the opponent lets the mover answer `y -> z` into a parity set of
-/// the opponent (the set exists in the position after the three moves), so the mover wins. A
-/// reply the certificate cannot answer (or a kernel too large to enumerate) fails the move.
-fn deep_win(pos: &Geography, nearby: &mut Nearby) -> bool {
+/// The three-move parity certificate ([`Reductions::PARITY_DEEP`]) and df-pn's initial proof
+/// number with it: the fewest replies `x -> y` of the opponent, over the moves `s -> x`, that
+/// the mover cannot answer by a move `y -> z` into a parity set of the opponent (the set exists
+/// in the position after the three moves). 0 means the certificate holds: the mover wins.
+/// A reply the certificate cannot answer (or a kernel too large to enumerate) counts as open;
+/// a move after which the opponent can step onto a vertex left without edges does not count
+/// ([`FEWEST_CAP`] when no move counts).
+///
+/// The moves with fewer replies are tried first, and a move's count stops at the fewest so
+/// far: only the minimum is needed (side by side, one thread, on `s9:47` and `s8:59`: the
+/// same nodes, a fifth fewer leaf tests than in plain order).
+pub(super) fn fewest_open_replies(pos: &Geography, nearby: &mut Nearby) -> u16 {
     let s = pos.token;
     let rows = &pos.rows;
-    Bitboard128(rows[s as usize]).into_iter().any(|x| {
-        let x = x as u8;
+    let mut moves: ArrayVec<(u32, u8), MAX_VERTICES> = Bitboard128(rows[s as usize])
+        .into_iter()
+        .map(|x| (rows[x as usize].count_ones(), x as u8))
+        .collect();
+    moves.sort_unstable();
+    let mut fewest = FEWEST_CAP;
+    for (_, x) in moves {
         let replies = rows[x as usize] & !(1u128 << s);
         // A reply to a vertex whose only edge is from `x` leaves the mover stuck.
-        let leaf_reply = Bitboard128(replies).into_iter().any(|y| rows[y as usize] == 1u128 << x);
-        !leaf_reply
-            && Bitboard128(replies).into_iter().all(|y| {
-                let answers = rows[y as usize] & !(1u128 << x);
-                Bitboard128(answers)
-                    .into_iter()
-                    .any(|z| nearby.loss_after(&[s, x, y as u8, z as u8]) == Some(true))
-            })
-    })
+        if Bitboard128(replies).into_iter().any(|y| rows[y as usize] == 1u128 << x) {
+            continue;
+        }
+        let mut open = 0;
+        for y in Bitboard128(replies) {
+            let answers = rows[y as usize] & !(1u128 << x);
+            let answered = Bitboard128(answers)
+                .into_iter()
+                .any(|z| nearby.loss_after(&[s, x, y as u8, z as u8]) == Some(true));
+            if !answered {
+                open += 1;
+                if open >= fewest {
+                    break;
+                }
+            }
+        }
+        fewest = fewest.min(open);
+        if fewest == 0 {
+            return 0;
+        }
+    }
+    fewest
 }
+
+/// [`fewest_open_replies`] when every move lets the opponent win at once.
+pub(super) const FEWEST_CAP: u16 = 255;
 
 /// Parity-set tests of the positions a few moves away from one whose component rows are all
 /// eliminated: a position reached by moves along a path differs from it by the path's edges,
@@ -673,52 +720,22 @@ impl<'p> Nearby<'p> {
     /// [`Elimination::parity_set`]).
     pub(super) fn loss_after(&mut self, path: &[u8]) -> Option<bool> {
         let shape = PathShape::new(path);
-        let mut units: ArrayVec<(u128, u128), 8> = ArrayVec::new();
-        for &v in &shape.verts {
-            units.push(self.unit(v as usize));
+        let n = shape.len;
+        let mut units = [(0u128, 0u128); 8];
+        for (unit, &v) in units.iter_mut().zip(&shape.verts[..n]) {
+            *unit = self.unit(v as usize);
         }
-        let (reach, zero) = self.kernel_on_path(&shape);
-        let firsts = shape.solutions(&units, &reach)?;
-        if firsts.is_empty() {
-            return Some(false);
+        if !self.ready {
+            self.elimination();
         }
-        let zero = zero?;
-        if zero.len() > KERNEL_ENUMERATION_DIM
-            || firsts.len() << zero.len() > 1 << KERNEL_ENUMERATION_DIM
-        {
-            return None;
-        }
-        // The rows of the path's vertices after the moves.
-        let mut rows = [0u128; 8];
-        for (i, &v) in shape.verts.iter().enumerate() {
-            rows[i] = self.pos.rows[v as usize];
-        }
-        for &(i, j) in &shape.edges {
-            rows[i] &= !(1u128 << shape.verts[j]);
-            rows[j] &= !(1u128 << shape.verts[i]);
-        }
-        let independent = |x: u128| {
-            for (i, &v) in shape.verts.iter().enumerate() {
-                if x >> v & 1 == 1 && rows[i] & x != 0 {
-                    return false;
-                }
-            }
-            Bitboard128(x & !shape.mask).into_iter().all(|w| self.pos.rows[w as usize] & x == 0)
-        };
-        Some(firsts.into_iter().any(|x| any_in_coset(x, &zero, independent)))
-    }
-
-    /// The kernel of the eliminated rows by its coordinates on the path: for each lowest bit,
-    /// a kernel vector with that pattern bit (a basis reaching every pattern in the span), and
-    /// a basis of the kernel vectors vanishing on the path.
-    /// `None` for the second when more than [`ZERO_ON_PATH`] vanish there.
-    fn kernel_on_path(
-        &mut self,
-        shape: &PathShape,
-    ) -> ([(u32, u128); 8], Option<ArrayVec<u128, ZERO_ON_PATH>>) {
+        // The kernel of the unchanged rows by its coordinates on the path: for each lowest
+        // bit, a kernel vector with that pattern bit (a basis reaching every pattern in the
+        // span), and a basis of the kernel vectors vanishing on the path (`zeros` of them,
+        // more than ZERO_ON_PATH: too many to enumerate).
         let mut reach: [(u32, u128); 8] = [(0, 0); 8];
-        let mut zero: Option<ArrayVec<u128, ZERO_ON_PATH>> = Some(ArrayVec::new());
-        for &k in &self.elimination().kernel {
+        let mut zero = [0u128; ZERO_ON_PATH];
+        let mut zeros = 0usize;
+        for &k in &self.elimination.kernel {
             let (mut key, mut vec) = (shape.on_path(k), k);
             while key != 0 {
                 let b = key.trailing_zeros() as usize;
@@ -729,50 +746,84 @@ impl<'p> Nearby<'p> {
                 key ^= reach[b].0;
                 vec ^= reach[b].1;
             }
-            if key == 0 && zero.as_mut().is_some_and(|z| z.try_push(vec).is_err()) {
-                zero = None;
+            if key == 0 {
+                if zeros < ZERO_ON_PATH {
+                    zero[zeros] = vec;
+                }
+                zeros += 1;
             }
         }
-        (reach, zero)
+        let mut firsts = [0u128; SOLUTIONS];
+        let found = shape.solutions(&units[..n], &reach, &mut firsts)?;
+        if found == 0 {
+            return Some(false);
+        }
+        if zeros > KERNEL_ENUMERATION_DIM || found << zeros > 1 << KERNEL_ENUMERATION_DIM {
+            return None;
+        }
+        // The rows of the path's vertices after the moves.
+        let mut rows = [0u128; 8];
+        for (row, &v) in rows.iter_mut().zip(&shape.verts[..n]) {
+            *row = self.pos.rows[v as usize];
+        }
+        for &(i, j) in &shape.edges[..shape.steps] {
+            rows[i as usize] &= !(1u128 << shape.verts[j as usize]);
+            rows[j as usize] &= !(1u128 << shape.verts[i as usize]);
+        }
+        let independent = |x: u128| {
+            for (&v, &row) in shape.verts[..n].iter().zip(&rows) {
+                if x >> v & 1 == 1 && row & x != 0 {
+                    return false;
+                }
+            }
+            Bitboard128(x & !shape.mask).into_iter().all(|w| self.pos.rows[w as usize] & x == 0)
+        };
+        Some(firsts[..found].iter().any(|&x| any_in_coset(x, &zero[..zeros], independent)))
     }
 }
 
 /// A path of moves as [`Nearby::loss_after`] uses it: its distinct vertices, its edges as pairs
 /// of their indices, the index of its last vertex (the token after the moves).
 struct PathShape {
-    verts: ArrayVec<u8, 8>,
-    edges: ArrayVec<(usize, usize), 8>,
+    /// The distinct vertices (`len` of them).
+    verts: [u8; 8],
+    /// The path's edges (`steps` of them) as indices into `verts`.
+    edges: [(u8, u8); 8],
+    len: usize,
+    steps: usize,
     token: usize,
     mask: u128,
 }
 
 impl PathShape {
     fn new(path: &[u8]) -> Self {
-        let mut verts: ArrayVec<u8, 8> = ArrayVec::new();
-        let mut index = |v: u8| {
-            if let Some(i) = verts.iter().position(|&w| w == v) {
-                i
+        let mut shape =
+            PathShape { verts: [0; 8], edges: [(0, 0); 8], len: 0, steps: 0, token: 0, mask: 0 };
+        let mut prev = 0u8;
+        for (k, &v) in path.iter().enumerate() {
+            let i = if shape.mask >> v & 1 == 1 {
+                shape.verts[..shape.len].iter().position(|&w| w == v).unwrap_or(0) as u8
             } else {
-                verts.push(v);
-                verts.len() - 1
+                shape.verts[shape.len] = v;
+                shape.mask |= 1u128 << v;
+                shape.len += 1;
+                (shape.len - 1) as u8
+            };
+            if k > 0 {
+                shape.edges[shape.steps] = (prev, i);
+                shape.steps += 1;
             }
-        };
-        let mut edges: ArrayVec<(usize, usize), 8> = ArrayVec::new();
-        let mut prev = index(path[0]);
-        for &v in &path[1..] {
-            let i = index(v);
-            edges.push((prev, i));
             prev = i;
         }
-        let mask = verts.iter().fold(0u128, |m, &v| m | 1u128 << v);
-        PathShape { verts, edges, token: prev, mask }
+        shape.token = prev as usize;
+        shape
     }
 
     /// The bits of `x` on the path's vertices, by index.
     fn on_path(&self, x: u128) -> u32 {
         let mut bits = 0u32;
-        for (i, &v) in self.verts.iter().enumerate() {
-            bits |= ((x >> v & 1) as u32) << i;
+        for i in 0..self.len {
+            bits |= ((x >> self.verts[i] & 1) as u32) << i;
         }
         bits
     }
@@ -785,27 +836,32 @@ impl PathShape {
         &self,
         units: &[(u128, u128)],
         reach: &[(u32, u128); 8],
-    ) -> Option<ArrayVec<u128, SOLUTIONS>> {
+        firsts: &mut [u128; SOLUTIONS],
+    ) -> Option<usize> {
         // Everything is linear in the assignment: the images of the unit assignments (the
         // solution part, its residue, and its mismatch with the assignment on the path), then
         // every assignment holding the token in Gray-code order.
         let mut images = [(0u128, 0u128, 0u32); 8];
-        for &(i, j) in &self.edges {
+        for &(i, j) in &self.edges[..self.steps] {
+            let (i, j) = (i as usize, j as usize);
             // Setting the coordinate of `j` puts `e_i` into `D v`, and the other way round.
-            for (from, to) in [(i, j), (j, i)] {
-                let (p, r) = units[to];
-                images[from].0 ^= p;
-                images[from].1 ^= r;
-            }
+            images[i].0 ^= units[j].0;
+            images[i].1 ^= units[j].1;
+            images[j].0 ^= units[i].0;
+            images[j].1 ^= units[i].1;
         }
-        for (i, image) in images.iter_mut().enumerate().take(self.verts.len()) {
+        for (i, image) in images.iter_mut().enumerate().take(self.len) {
             image.2 = 1 << i ^ self.on_path(image.0);
         }
-        let mut firsts: ArrayVec<u128, SOLUTIONS> = ArrayVec::new();
+        let mut found = 0;
         let (mut sum, mut residue, mut mismatch) = images[self.token];
-        let others: ArrayVec<usize, 8> =
-            (0..self.verts.len()).filter(|&i| i != self.token).collect();
-        for step in 0u32..1 << others.len() {
+        let mut others = [0usize; 8];
+        let mut count = 0;
+        for i in (0..self.len).filter(|&i| i != self.token) {
+            others[count] = i;
+            count += 1;
+        }
+        for step in 0u32..1 << count {
             if step > 0 {
                 let image = images[others[step.trailing_zeros() as usize]];
                 sum ^= image.0;
@@ -826,10 +882,14 @@ impl PathShape {
                 solution ^= reach[b].1;
             }
             if left == 0 {
-                firsts.try_push(solution).ok()?;
+                if found == SOLUTIONS {
+                    return None;
+                }
+                firsts[found] = solution;
+                found += 1;
             }
         }
-        Some(firsts)
+        Some(found)
     }
 }
 
@@ -1105,9 +1165,11 @@ fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool
 /// refute every move that does not hand it an immediate win (`delta` = the number of such safe
 /// moves, [`Geography::safe_replies`], at least 1).
 pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
-    if pos.open_moves > 0 {
-        // The three-move parity rule counted the moves no parity-set reply answers.
-        return (1, u64::from(pos.open_moves));
+    let numbers = pos.parity_numbers;
+    if numbers.open > 0 {
+        // The three-move parity rule counted the moves no parity-set reply answers, and the
+        // fewest replies left open after a move.
+        return (u64::from(numbers.fewest.max(1)), u64::from(numbers.open));
     }
     let (safe, _) = pos.safe_replies(pos.token, 0, 0);
     let delta = u64::from(safe.max(1));

@@ -853,6 +853,16 @@ fn parity_deep_rule_agrees_with_brute_force() {
     );
 }
 
+/// A random graph of 10 to 79 vertices (2 to 8 % of the pairs joined) after a few random
+/// moves from a random token, with the parity-set rule.
+fn random_parity_position(rng: &mut KeyStream) -> Geography {
+    let n = 10 + below(rng, 70) as usize;
+    let percent = 2 + below(rng, 7);
+    let token = below(rng, n as u64) as u8;
+    let graph = random_graph(n, percent, rng);
+    start_with_random_moves(graph, token, rng).with_reductions(Reductions::PARITY_SET)
+}
+
 #[test]
 fn nearby_parity_tests_match_the_tests_from_scratch() {
     // The parity test of a position a few moves away, worked out from this position's
@@ -860,11 +870,7 @@ fn nearby_parity_tests_match_the_tests_from_scratch() {
     let mut rng = KeyStream::new(36);
     let (mut compared, mut losses, mut long_paths) = (0, 0, 0);
     for _ in 0..1500 {
-        let n = 10 + below(&mut rng, 70) as usize;
-        let percent = 2 + below(&mut rng, 7);
-        let token = below(&mut rng, n as u64) as u8;
-        let pos = start_with_random_moves(random_graph(n, percent, &mut rng), token, &mut rng);
-        let pos = pos.with_reductions(Reductions::PARITY_SET);
+        let pos = random_parity_position(&mut rng);
         let mut nearby = reductions::Nearby::new(&pos);
         for _ in 0..4 {
             // A random walk of 1 to 4 moves from the token.
@@ -950,4 +956,48 @@ fn shared_parity_elimination_matches_the_tests_from_scratch() {
         bigger_kernels += usize::from(pos.component().count() > 20);
     }
     assert!(losses > 50 && wins > 50 && bigger_kernels > 500, "{losses} {wins} {bigger_kernels}");
+}
+
+#[test]
+fn fewest_open_replies_is_the_least_open_count_of_the_children() {
+    // df-pn's initial proof number with the three-move rule is what expanding the position
+    // gives: the least open-move count over the moves that do not let the opponent step onto a
+    // vertex left without edges, each child's count worked out from the child's own
+    // elimination. Positions where a test from this position's elimination gives up (a kernel
+    // too large to enumerate: counted as open here, perhaps not from the child's) are skipped.
+    let mut rng = KeyStream::new(37);
+    let (mut compared, mut wins, mut above_one) = (0, 0, 0);
+    for _ in 0..1500 {
+        let pos = random_parity_position(&mut rng);
+        let s = pos.token;
+        let mut nearby = reductions::Nearby::new(&pos);
+        let fewest = reductions::fewest_open_replies(&pos, &mut nearby);
+        let mut expected = reductions::FEWEST_CAP;
+        let mut gave_up = false;
+        for x in pos.neighbours(s) {
+            let x = x as u8;
+            let mut child = pos.clone();
+            child.play(x);
+            if child.neighbours(x).into_iter().any(|y| child.degree(y as u8) == 1) {
+                continue; // the opponent steps onto a vertex left without edges
+            }
+            for y in child.neighbours(x) {
+                for z in child.neighbours(y as u8) {
+                    if z as u8 != x {
+                        gave_up |= nearby.loss_after(&[s, x, y as u8, z as u8]).is_none();
+                    }
+                }
+            }
+            let open = reductions::open_moves(&child, &mut reductions::Nearby::new(&child));
+            expected = expected.min(open);
+        }
+        if gave_up {
+            continue;
+        }
+        assert_eq!(fewest, expected, "{}", pos.format_position());
+        compared += 1;
+        wins += usize::from(fewest == 0);
+        above_one += usize::from(fewest > 1 && fewest < reductions::FEWEST_CAP);
+    }
+    assert!(compared > 1200 && wins > 50 && above_one > 100, "{compared} {wins} {above_one}");
 }
