@@ -115,14 +115,15 @@ impl Reductions {
     /// token, the mover wins. Repeated with the leaf traps until nothing changes; moves into
     /// dropped vertices are not generated.
     pub const PIECES: Reductions = Reductions(4096);
-    /// The three-move parity certificate (`reductions::fewest_open_replies`): a move after which every
-    /// reply of the opponent can be answered by a move into a parity set of the opponent means
-    /// the mover wins (the parity-set win rule one full move deeper). An undecided position
-    /// also counts its open moves (those the opponent cannot answer by a move into a parity set
-    /// of the mover): none open decides a loss, and the count is df-pn's initial disproof
-    /// number with [`Reductions::PN_HINT`] (instead of the safe replies). Its tests come from
-    /// the elimination the other parity rules make anyway, a few unit-vector reductions and a
-    /// small system each.
+    /// The three-move parity certificate (`reductions::fewest_open_replies`): a move after
+    /// which every reply of the opponent can be answered by a move into a parity set of the
+    /// opponent means the mover wins (the parity-set win rule one full move deeper). An
+    /// undecided position also counts its open moves (those the opponent cannot answer by a
+    /// move into a parity set of the mover): none open decides a loss. With
+    /// [`Reductions::PN_HINT`] the count is df-pn's initial disproof number (instead of the
+    /// safe replies), and the fewest replies a move of the mover leaves open is its initial
+    /// proof number (instead of 1). Its tests come from the elimination the other parity rules
+    /// make anyway, a few unit-vector reductions and a small system each.
     pub const PARITY_DEEP: Reductions = Reductions(8192);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);

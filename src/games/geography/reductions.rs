@@ -1161,9 +1161,11 @@ fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool
 }
 
 /// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
-/// ([`Reductions::PN_HINT`]): the mover needs one good move (`phi = 1`), the opponent must
-/// refute every move that does not hand it an immediate win (`delta` = the number of such safe
-/// moves, [`Geography::safe_replies`], at least 1).
+/// ([`Reductions::PN_HINT`]). With [`Reductions::PARITY_DEEP`]: the fewest open replies a move
+/// leaves the opponent (`phi`, what expanding the position gives) and the open moves (`delta`),
+/// as `ParityNumbers`. Otherwise the mover needs one good move (`phi = 1`), and the opponent
+/// must refute every move that does not hand it an immediate win (`delta` = the number of such
+/// safe moves, [`Geography::safe_replies`], at least 1).
 pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
     let numbers = pos.parity_numbers;
     if numbers.open > 0 {
