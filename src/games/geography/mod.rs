@@ -230,6 +230,12 @@ pub struct Geography {
     /// from the three-move parity rule ([`reductions::proof_numbers_hint`]); zeros when not
     /// worked out.
     parity_numbers: reductions::ParityNumbers,
+    /// While [`Geography::refresh`] settles the position after a move that kept the token's
+    /// component whole (and in its view without traps): the vertex the token came from, so
+    /// the parity rules can share an elimination among the positions after the moves of one
+    /// position (keyed by the edges, so a view with other traps does not share it); otherwise
+    /// `u8::MAX`.
+    came_from: u8,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
     canonical: u64,
     reductions: Reductions,
@@ -278,6 +284,7 @@ impl Geography {
             traps: 0,
             decided: None,
             parity_numbers: reductions::ParityNumbers::NONE,
+            came_from: u8::MAX,
             canonical: 0,
             reductions: Reductions::DEFAULT,
             bridges: None,
@@ -542,7 +549,12 @@ impl Geography {
             (self.traps, self.decided, self.canonical, self.parity_numbers) = settled;
             return;
         }
+        self.came_from = match from {
+            Some(from) if cut_off.is_empty() => from,
+            _ => u8::MAX,
+        };
         self.find_traps_and_settle();
+        self.came_from = u8::MAX;
         if memoised {
             settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
         }

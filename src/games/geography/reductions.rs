@@ -669,6 +669,14 @@ pub(super) struct Nearby<'p> {
     units: ArrayVec<(u128, u128), UNITS>,
 }
 
+thread_local! {
+    /// The base elimination of [`Nearby::elimination`]: the component hash of the position
+    /// before the move (0: none) and the elimination of its rows outside the closed
+    /// neighbourhood of its token.
+    static SHARED_BASE: std::cell::RefCell<(u64, Box<Elimination>)> =
+        std::cell::RefCell::new((0, Box::new(Elimination::new())));
+}
+
 /// Assignments on a path with a solution that [`PathShape::solutions`] keeps.
 const SOLUTIONS: usize = 32;
 
@@ -692,10 +700,39 @@ impl<'p> Nearby<'p> {
     }
 
     /// The elimination of the component's rows.
+    ///
+    /// After a move from `p` that kept the component whole ([`Geography::came_from`]), the
+    /// rows outside `p`'s closed neighbourhood in the position before the move are the same in
+    /// every position after a move of `p`'s: their elimination (the base) is kept per thread
+    /// and shared by those positions, which add the rows of `p`'s neighbourhood to a copy.
+    /// The row space, and so every answer, is the same as with the rows added in plain order.
     fn elimination(&mut self) -> &Elimination {
         if !self.ready {
-            for v in self.pos.component {
-                self.elimination.add(v as usize, self.pos.rows[v as usize]);
+            let pos = self.pos;
+            let (from, token) = (pos.came_from, pos.token);
+            let mut rest = pos.component.0;
+            if from != u8::MAX {
+                // The component hash of the position before the move.
+                let key = pos.component_hash()
+                    ^ edge_key(from, token)
+                    ^ token_key(from)
+                    ^ token_key(token);
+                let around = pos.rows[from as usize] | 1u128 << from | 1u128 << token;
+                SHARED_BASE.with(|base| {
+                    let mut base = base.borrow_mut();
+                    if base.0 != key || key == 0 {
+                        base.1.clear();
+                        for v in Bitboard128(rest & !around) {
+                            base.1.add(v as usize, pos.rows[v as usize]);
+                        }
+                        base.0 = key;
+                    }
+                    self.elimination.clone_from(&base.1);
+                });
+                rest &= around;
+            }
+            for v in Bitboard128(rest) {
+                self.elimination.add(v as usize, pos.rows[v as usize]);
             }
             self.ready = true;
         }
@@ -986,6 +1023,7 @@ fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Op
 /// give a basis of the kernel of the rows added (sets of vertices whose rows sum to zero).
 /// The elimination of a whole component also serves the positions a few moves away
 /// ([`Nearby`]): it writes any unit vector as a sum of rows plus a residue.
+#[derive(Clone)]
 struct Elimination {
     /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has).
     reduced: [u128; MAX_VERTICES],
@@ -1003,6 +1041,12 @@ impl Elimination {
             pivots: 0,
             kernel: ArrayVec::new(),
         }
+    }
+
+    /// Empties it (the rows kept in the arrays are only read at pivots).
+    fn clear(&mut self) {
+        self.pivots = 0;
+        self.kernel.clear();
     }
 
     /// `row` (standing for the added rows `combo`) reduced by the basis: the residue, with no

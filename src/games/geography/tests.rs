@@ -1001,3 +1001,40 @@ fn fewest_open_replies_is_the_least_open_count_of_the_children() {
     }
     assert!(compared > 1200 && wins > 50 && above_one > 100, "{compared} {wins} {above_one}");
 }
+
+#[test]
+fn shared_base_elimination_gives_the_plain_answers() {
+    // The positions after the moves of one position share the elimination of the rows outside
+    // the mover's neighbourhood (in their views without traps too); settling them that way
+    // must give what settling each one from its own plain elimination gives.
+    let mut rng = KeyStream::new(38);
+    let rules = Reductions::PARITY_SET
+        .with(Reductions::PARITY_WIN)
+        .with(Reductions::PARITY_DEEP)
+        .with(Reductions::PN_HINT);
+    let (mut compared, mut undecided, mut with_traps) = (0, 0, 0);
+    for round in 0..2500 {
+        let traps = round % 2 == 1;
+        let rules = if traps { rules.with(Reductions::TRAPS) } else { rules };
+        let pos = random_parity_position(&mut rng).with_reductions(rules);
+        for x in pos.neighbours(pos.token) {
+            let mut child = pos.clone();
+            child.play(x as u8);
+            // Settled from scratch: the view without traps, or the position itself.
+            let plain = if child.traps != 0 {
+                let view = child.without_traps();
+                (view.decided, view.parity_numbers)
+            } else {
+                reductions::decide_with_open_moves(&child)
+            };
+            assert_eq!((child.decided, child.parity_numbers), plain, "{}", pos.format_position());
+            compared += 1;
+            undecided += usize::from(plain.0.is_none());
+            with_traps += usize::from(child.traps != 0);
+        }
+    }
+    assert!(
+        compared > 3000 && undecided > 1500 && with_traps > 500,
+        "{compared} {undecided} {with_traps}"
+    );
+}
