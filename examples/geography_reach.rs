@@ -33,7 +33,8 @@
 //! `order`, `hint`, `two`, `oh` = ordering + pn hint, `ohg` = with the bipartite guess, `oht` =
 //! with the two-ply rule, `ohp` = with the parity set, `ohpv` = with the parity-set win too,
 //! `ohpt` and `ohpvt` = those with the leaf traps, `ohpvdt` = `ohpvt` with the three-move
-//! parity certificate, `ohptq` = with the pendant pieces too) with
+//! parity certificate, `ohpvdtc`, `ohpvdtq`, `ohpvdtb` = `ohpvdt` with chains, pendant pieces
+//! or bridges, `ohptq` = with the pendant pieces too) with
 //! an optional `/e`: df-pn's 1+epsilon thresholds with epsilon `e`, and an optional `/weak`:
 //! weak proof numbers.
 //! ```text
