@@ -115,7 +115,7 @@ impl Reductions {
     /// token, the mover wins. Repeated with the leaf traps until nothing changes; moves into
     /// dropped vertices are not generated.
     pub const PIECES: Reductions = Reductions(4096);
-    /// The three-move parity certificate (`reductions::fewest_open_replies`): a move after
+    /// The three-move parity certificate (`reductions::fewest_open_replies_into`): a move after
     /// which every reply of the opponent can be answered by a move into a parity set of the
     /// opponent means the mover wins (the parity-set win rule one full move deeper). An
     /// undecided position also counts its open moves (those the opponent cannot answer by a

@@ -518,34 +518,230 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers) {
             return (Some(Outcome::Loss), ParityNumbers::NONE);
         }
     }
-    if win_rule && parity_win_with(pos, &mut nearby) {
+    // With both win rules, the parent's tests already answered this position's parity-set
+    // win certificate and some of its open-move tests (`ChildTests`).
+    let inherited = if win_rule && deep_rule { ChildTests::inherited(pos) } else { None };
+    if let Some(known) = inherited
+        && known.won
+    {
+        return (Some(Outcome::Win), ParityNumbers::NONE);
+    }
+    let win_known = inherited.is_some_and(|known| !known.unsure);
+    if win_rule && !win_known && parity_win_with(pos, &mut nearby) {
         return (Some(Outcome::Win), ParityNumbers::NONE);
     }
     if !deep_rule {
         return (None, ParityNumbers::NONE);
     }
-    let fewest = fewest_open_replies(pos, &mut nearby);
+    let mut tests = ChildTests::new(pos.rows[s as usize]);
+    let fewest = fewest_open_replies_into(pos, &mut nearby, &mut tests);
     if fewest == 0 {
         return (Some(Outcome::Win), ParityNumbers::NONE);
     }
-    match open_moves(pos, &mut nearby) {
+    let known = inherited.unwrap_or(Inherited::NOTHING);
+    match open_moves_into(pos, &mut nearby, &mut tests, known) {
         0 => (Some(Outcome::Loss), ParityNumbers::NONE),
-        open => (None, ParityNumbers { open, fewest }),
+        open => {
+            if win_rule {
+                tests.store(pos.component_hash());
+            }
+            (None, ParityNumbers { open, fewest })
+        }
     }
 }
 
-/// The moves of the token that the opponent cannot answer by a move into a parity set of the
-/// mover ([`Reductions::PARITY_DEEP`]); when there is none, the mover loses.
+/// What the parity tests of an undecided position found about the positions after its moves
+/// (its children), kept per thread for when the children are settled, as df-pn does when it
+/// expands the position. The tests ask the same questions the children ask themselves:
+///
+/// * the open-move test of a move `s -> x` (is there a reply `x -> z` into a parity set of the
+///   mover?) is the child's parity-set win certificate ([`Reductions::PARITY_WIN`]);
+/// * the three-move test of a reply `x -> y` (is there an answer `y -> z` into a parity set of
+///   the opponent?) is the child's open-move test of its move `y`.
+///
+/// Each question is asked of the same graph (the child's, or its view without traps, is the
+/// parent's, or its view, less the edge moved along: the child finds the record by that hash)
+/// and answered by the same exact test, so a child that finds its parent's record settles to
+/// what it would settle to alone, with fewer tests. Answers the parent did not reach (its
+/// three-move count stops at the fewest so far) or where a test gave up (kernel too large) are
+/// asked again.
+#[derive(Clone, Copy)]
+struct ChildTests {
+    /// The moves of the token (in the position, or its view without traps).
+    moves: u128,
+    /// The moves the opponent answers by a move into a parity set of the mover (the child's
+    /// mover wins).
+    won: u128,
+    /// The moves whose answer is not known: no answer found and some test gave up.
+    unsure: u128,
+    /// For the first [`CHILD_TEST_MOVES`] moves (by vertex): the replies (by their rank among
+    /// the move's replies, the first 16) whose three-move test ended with every answer tested,
+    /// and of those the ones answered into a parity set.
+    tested: [u16; CHILD_TEST_MOVES],
+    answered: [u16; CHILD_TEST_MOVES],
+}
+
+/// Moves of a position whose replies [`ChildTests`] records (a contest vertex has at most a
+/// dozen neighbours).
+const CHILD_TEST_MOVES: usize = 16;
+
+/// Entries of the per-thread [`ChildTests`] memo (a power of two).
+const CHILD_TEST_ENTRIES: usize = 1 << 12;
+
+thread_local! {
+    /// The [`ChildTests`] of recently settled positions, by slot of their component hash.
+    static CHILD_TESTS: std::cell::RefCell<Vec<(u64, ChildTests)>> =
+        std::cell::RefCell::new(vec![(0, ChildTests::new(0)); CHILD_TEST_ENTRIES]);
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many settled positions found their parent's tests (for the tests).
+    pub(super) static INHERITED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// What a child takes from its parent's [`ChildTests`].
+#[derive(Clone, Copy)]
+struct Inherited {
+    /// The mover wins by the parity-set win certificate.
+    won: bool,
+    /// The certificate's answer is not known (ask again).
+    unsure: bool,
+    /// The moves whose open-move test is answered, and of those the answered ones.
+    tested: u128,
+    answered: u128,
+}
+
+impl Inherited {
+    /// Nothing known.
+    const NOTHING: Inherited = Inherited { won: false, unsure: true, tested: 0, answered: 0 };
+}
+
+/// The rank of `x` among the set bits of `set`.
+fn rank(set: u128, x: u8) -> usize {
+    (set & ((1u128 << x) - 1)).count_ones() as usize
+}
+
+/// The members of `set` whose rank among its set bits is in `ranks`.
+fn by_rank(set: u128, ranks: u16) -> u128 {
+    let mut out = 0u128;
+    for (r, v) in Bitboard128(set).into_iter().enumerate().take(16) {
+        if ranks >> r & 1 == 1 {
+            out |= 1u128 << v;
+        }
+    }
+    out
+}
+
+impl ChildTests {
+    /// Nothing tested yet for a position whose token has the moves `moves`.
+    const fn new(moves: u128) -> Self {
+        ChildTests {
+            moves,
+            won: 0,
+            unsure: 0,
+            tested: [0; CHILD_TEST_MOVES],
+            answered: [0; CHILD_TEST_MOVES],
+        }
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> 40) as usize & (CHILD_TEST_ENTRIES - 1)
+    }
+
+    /// Keeps these tests of the position with component hash `key`.
+    fn store(&self, key: u64) {
+        CHILD_TESTS.with(|memo| memo.borrow_mut()[Self::slot(key)] = (key, *self));
+    }
+
+    /// Records the three-move test of the reply of rank `r` to the move `x`.
+    fn note_reply(&mut self, x: u8, r: usize, answered: bool) {
+        let i = rank(self.moves, x);
+        if i < CHILD_TEST_MOVES && r < 16 {
+            self.tested[i] |= 1 << r;
+            self.answered[i] |= u16::from(answered) << r;
+        }
+    }
+
+    /// What the parent of `pos` found about it, when `pos` was reached by a move that kept the
+    /// component whole and the parent's tests are still kept.
+    fn inherited(pos: &Geography) -> Option<Inherited> {
+        let (from, x) = (pos.came_from, pos.token);
+        if from == u8::MAX {
+            return None;
+        }
+        let key = pos.component_hash() ^ edge_key(from, x) ^ token_key(from) ^ token_key(x);
+        if key == 0 {
+            return None;
+        }
+        let tests = CHILD_TESTS.with(|memo| {
+            let (k, tests) = memo.borrow()[Self::slot(key)];
+            (k == key).then_some(tests)
+        })?;
+        let bit = 1u128 << x;
+        if tests.moves & bit == 0 {
+            return None;
+        }
+        #[cfg(test)]
+        INHERITED.with(|n| n.set(n.get() + 1));
+        let i = rank(tests.moves, x);
+        let replies = pos.rows[x as usize];
+        let (tested, answered) = if i < CHILD_TEST_MOVES {
+            (by_rank(replies, tests.tested[i]), by_rank(replies, tests.answered[i]))
+        } else {
+            (0, 0)
+        };
+        Some(Inherited {
+            won: tests.won & bit != 0,
+            unsure: tests.unsure & bit != 0,
+            tested,
+            answered,
+        })
+    }
+}
+
+/// [`open_moves_into`] with nothing known from the parent.
+#[cfg(test)]
 pub(super) fn open_moves(pos: &Geography, nearby: &mut Nearby) -> u16 {
+    let mut tests = ChildTests::new(pos.rows[pos.token as usize]);
+    open_moves_into(pos, nearby, &mut tests, Inherited::NOTHING)
+}
+
+/// The moves of the token that the opponent cannot answer by a move into a parity set of the
+/// mover ([`Reductions::PARITY_DEEP`]); when there is none, the mover loses. The answers
+/// `known` from the parent's tests are taken as they are; every answer is recorded in `tests`.
+fn open_moves_into(
+    pos: &Geography,
+    nearby: &mut Nearby,
+    tests: &mut ChildTests,
+    known: Inherited,
+) -> u16 {
     let s = pos.token;
     let rows = &pos.rows;
     let mut open = 0;
     for y in Bitboard128(rows[s as usize]) {
         let y = y as u8;
-        let answers = rows[y as usize] & !(1u128 << s);
-        let answered = Bitboard128(answers)
-            .into_iter()
-            .any(|z| nearby.loss_after(&[s, y, z as u8]) == Some(true));
+        let answered = if known.tested >> y & 1 == 1 {
+            known.answered >> y & 1 == 1
+        } else {
+            let answers = rows[y as usize] & !(1u128 << s);
+            let mut gave_up = false;
+            let answered = Bitboard128(answers).into_iter().any(|z| {
+                if leaf_beside(rows, z as u8, 1u128 << s | 1u128 << y) {
+                    return false;
+                }
+                let answer = nearby.loss_after(&[s, y, z as u8]);
+                gave_up |= answer.is_none();
+                answer == Some(true)
+            });
+            if gave_up && !answered {
+                tests.unsure |= 1u128 << y;
+            }
+            answered
+        };
+        if answered {
+            tests.won |= 1u128 << y;
+        }
         open += u16::from(!answered);
     }
     open
@@ -592,6 +788,21 @@ fn parity_win_with(pos: &Geography, nearby: &mut Nearby) -> bool {
     false
 }
 
+/// Whether a neighbour of `z` off the path `path` (a set of vertices) has its only edge to
+/// `z`: then the player moving from `z` steps there and wins at once, so `z` is in no parity
+/// set after the moves (a vertex outside the set with an edge into it has an even number,
+/// two or more). Cheaper than the parity test, which would find the same.
+fn leaf_beside(rows: &[u128; MAX_VERTICES], z: u8, path: u128) -> bool {
+    let bit = 1u128 << z;
+    Bitboard128(rows[z as usize] & !path).into_iter().any(|w| rows[w as usize] == bit)
+}
+
+/// [`fewest_open_replies_into`] without recording.
+#[cfg(test)]
+pub(super) fn fewest_open_replies(pos: &Geography, nearby: &mut Nearby) -> u16 {
+    fewest_open_replies_into(pos, nearby, &mut ChildTests::new(pos.rows[pos.token as usize]))
+}
+
 /// The three-move parity certificate ([`Reductions::PARITY_DEEP`]) and df-pn's initial proof
 /// number with it: the fewest replies `x -> y` of the opponent, over the moves `s -> x`, that
 /// the mover cannot answer by a move `y -> z` into a parity set of the opponent (the set exists
@@ -602,8 +813,9 @@ fn parity_win_with(pos: &Geography, nearby: &mut Nearby) -> bool {
 ///
 /// The moves with fewer replies are tried first, and a move's count stops at the fewest so
 /// far: only the minimum is needed (side by side, one thread, on `s9:47` and `s8:59`: the
-/// same nodes, a fifth fewer leaf tests than in plain order).
-pub(super) fn fewest_open_replies(pos: &Geography, nearby: &mut Nearby) -> u16 {
+/// same nodes, a fifth fewer leaf tests than in plain order). Every reply whose answers were
+/// all tested (or one of them found) is recorded in `tests`.
+fn fewest_open_replies_into(pos: &Geography, nearby: &mut Nearby, tests: &mut ChildTests) -> u16 {
     let s = pos.token;
     let rows = &pos.rows;
     let mut moves: ArrayVec<(u32, u8), MAX_VERTICES> = Bitboard128(rows[s as usize])
@@ -619,11 +831,20 @@ pub(super) fn fewest_open_replies(pos: &Geography, nearby: &mut Nearby) -> u16 {
             continue;
         }
         let mut open = 0;
-        for y in Bitboard128(replies) {
+        for (r, y) in Bitboard128(replies).into_iter().enumerate() {
             let answers = rows[y as usize] & !(1u128 << x);
-            let answered = Bitboard128(answers)
-                .into_iter()
-                .any(|z| nearby.loss_after(&[s, x, y as u8, z as u8]) == Some(true));
+            let mut gave_up = false;
+            let answered = Bitboard128(answers).into_iter().any(|z| {
+                if leaf_beside(rows, z as u8, 1u128 << s | 1u128 << x | 1u128 << y) {
+                    return false;
+                }
+                let answer = nearby.loss_after(&[s, x, y as u8, z as u8]);
+                gave_up |= answer.is_none();
+                answer == Some(true)
+            });
+            if answered || !gave_up {
+                tests.note_reply(x, r, answered);
+            }
             if !answered {
                 open += 1;
                 if open >= fewest {
@@ -639,7 +860,7 @@ pub(super) fn fewest_open_replies(pos: &Geography, nearby: &mut Nearby) -> u16 {
     fewest
 }
 
-/// [`fewest_open_replies`] when every move lets the opponent win at once.
+/// [`fewest_open_replies_into`] when every move lets the opponent win at once.
 pub(super) const FEWEST_CAP: u16 = 255;
 
 /// Parity-set tests of the positions a few moves away from one whose component rows are all

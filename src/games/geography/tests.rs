@@ -1003,10 +1003,11 @@ fn fewest_open_replies_is_the_least_open_count_of_the_children() {
 }
 
 #[test]
-fn shared_base_elimination_gives_the_plain_answers() {
+fn shared_base_elimination_and_inherited_tests_give_the_plain_answers() {
     // The positions after the moves of one position share the elimination of the rows outside
-    // the mover's neighbourhood (in their views without traps too); settling them that way
-    // must give what settling each one from its own plain elimination gives.
+    // the mover's neighbourhood (in their views without traps too), and take the answers their
+    // parent's tests already found; settling them that way must give what settling each one
+    // from its own plain elimination, asking every question again, gives.
     let mut rng = KeyStream::new(38);
     let rules = Reductions::PARITY_SET
         .with(Reductions::PARITY_WIN)
@@ -1033,8 +1034,9 @@ fn shared_base_elimination_gives_the_plain_answers() {
             with_traps += usize::from(child.traps != 0);
         }
     }
+    let inherited = reductions::INHERITED.with(std::cell::Cell::get);
     assert!(
-        compared > 3000 && undecided > 1500 && with_traps > 500,
-        "{compared} {undecided} {with_traps}"
+        compared > 3000 && undecided > 1500 && with_traps > 500 && inherited > 1000,
+        "{compared} {undecided} {with_traps} {inherited}"
     );
 }
