@@ -507,7 +507,11 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers) {
     }
     let s = pos.token;
     let mut nearby = Nearby::new(pos);
-    if loss_rule {
+    // With both win rules, the parent's tests already answered this position's parity-set
+    // test (the parent is undecided, so no move of its led to a parity set), its win
+    // certificate and some of its open-move tests (`ChildTests`).
+    let inherited = if win_rule && deep_rule { ChildTests::inherited(pos) } else { None };
+    if loss_rule && inherited.is_none() {
         let loss = memo_or(pos.component_hash(), || {
             nearby
                 .elimination()
@@ -518,9 +522,6 @@ fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers) {
             return (Some(Outcome::Loss), ParityNumbers::NONE);
         }
     }
-    // With both win rules, the parent's tests already answered this position's parity-set
-    // win certificate and some of its open-move tests (`ChildTests`).
-    let inherited = if win_rule && deep_rule { ChildTests::inherited(pos) } else { None };
     if let Some(known) = inherited
         && known.won
     {
