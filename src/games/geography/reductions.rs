@@ -726,15 +726,8 @@ fn open_moves_into(
             known.answered >> y & 1 == 1
         } else {
             let answers = rows[y as usize] & !(1u128 << s);
-            let mut gave_up = false;
-            let answered = Bitboard128(answers).into_iter().any(|z| {
-                if leaf_beside(rows, z as u8, 1u128 << s | 1u128 << y) {
-                    return false;
-                }
-                let answer = nearby.loss_after(&[s, y, z as u8]);
-                gave_up |= answer.is_none();
-                answer == Some(true)
-            });
+            let answers = without_leaf_beside(rows, answers, 1u128 << s | 1u128 << y);
+            let (answered, gave_up) = nearby.any_loss_after(&[s, y], answers);
             if gave_up && !answered {
                 tests.unsure |= 1u128 << y;
             }
@@ -789,13 +782,20 @@ fn parity_win_with(pos: &Geography, nearby: &mut Nearby) -> bool {
     false
 }
 
-/// Whether a neighbour of `z` off the path `path` (a set of vertices) has its only edge to
-/// `z`: then the player moving from `z` steps there and wins at once, so `z` is in no parity
-/// set after the moves (a vertex outside the set with an edge into it has an even number,
-/// two or more). Cheaper than the parity test, which would find the same.
-fn leaf_beside(rows: &[u128; MAX_VERTICES], z: u8, path: u128) -> bool {
-    let bit = 1u128 << z;
-    Bitboard128(rows[z as usize] & !path).into_iter().any(|w| rows[w as usize] == bit)
+/// The vertices `z` of `answers` without a neighbour off the path `path` (a set of vertices)
+/// whose only edge is to `z`: from such a neighbour's `z`, the player to move steps there and
+/// wins at once, so `z` is in no parity set after the moves (a vertex outside the set with an
+/// edge into it has an even number, two or more). Cheaper than the parity test, which would
+/// find the same.
+fn without_leaf_beside(rows: &[u128; MAX_VERTICES], answers: u128, path: u128) -> u128 {
+    let mut out = answers;
+    for z in Bitboard128(answers) {
+        let bit = 1u128 << z;
+        if Bitboard128(rows[z as usize] & !path).into_iter().any(|w| rows[w as usize] == bit) {
+            out &= !bit;
+        }
+    }
+    out
 }
 
 /// [`fewest_open_replies_into`] without recording.
@@ -834,15 +834,9 @@ fn fewest_open_replies_into(pos: &Geography, nearby: &mut Nearby, tests: &mut Ch
         let mut open = 0;
         for (r, y) in Bitboard128(replies).into_iter().enumerate() {
             let answers = rows[y as usize] & !(1u128 << x);
-            let mut gave_up = false;
-            let answered = Bitboard128(answers).into_iter().any(|z| {
-                if leaf_beside(rows, z as u8, 1u128 << s | 1u128 << x | 1u128 << y) {
-                    return false;
-                }
-                let answer = nearby.loss_after(&[s, x, y as u8, z as u8]);
-                gave_up |= answer.is_none();
-                answer == Some(true)
-            });
+            let path = 1u128 << s | 1u128 << x | 1u128 << y;
+            let answers = without_leaf_beside(rows, answers, path);
+            let (answered, gave_up) = nearby.any_loss_after(&[s, x, y as u8], answers);
             if answered || !gave_up {
                 tests.note_reply(x, r, answered);
             }
@@ -1014,12 +1008,27 @@ impl<'p> Nearby<'p> {
         }
         let mut firsts = [0u128; SOLUTIONS];
         let found = shape.solutions(&units[..n], &reach, &mut firsts)?;
-        if found == 0 {
+        self.finish(&shape, &firsts[..found], &zero, zeros)
+    }
+
+    /// The end of [`Nearby::loss_after`] once the kernel vectors of the changed rows that match
+    /// each solvable assignment on the path (`firsts`) and the kernel vectors vanishing on the
+    /// path (`zeros` of them, the first in `zero`) are known: whether one of them is
+    /// independent after the moves.
+    fn finish(
+        &self,
+        shape: &PathShape,
+        firsts: &[u128],
+        zero: &[u128; ZERO_ON_PATH],
+        zeros: usize,
+    ) -> Option<bool> {
+        if firsts.is_empty() {
             return Some(false);
         }
-        if zeros > KERNEL_ENUMERATION_DIM || found << zeros > 1 << KERNEL_ENUMERATION_DIM {
+        if zeros > KERNEL_ENUMERATION_DIM || firsts.len() << zeros > 1 << KERNEL_ENUMERATION_DIM {
             return None;
         }
+        let n = shape.len;
         // The rows of the path's vertices after the moves.
         let mut rows = [0u128; 8];
         for (row, &v) in rows.iter_mut().zip(&shape.verts[..n]) {
@@ -1037,7 +1046,123 @@ impl<'p> Nearby<'p> {
             }
             Bitboard128(x & !shape.mask).into_iter().all(|w| self.pos.rows[w as usize] & x == 0)
         };
-        Some(firsts[..found].iter().any(|&x| any_in_coset(x, &zero[..zeros], independent)))
+        Some(firsts.iter().any(|&x| any_in_coset(x, &zero[..zeros], independent)))
+    }
+
+    /// Whether some last move `z` of `lasts` (moves from the last vertex of `prefix`, a path of
+    /// distinct vertices starting at the token) puts the player on `z` in a parity set, as
+    /// [`Nearby::loss_after`] of `prefix` then `z` would say, and whether some test gave up
+    /// without an answer found. The work the paths share (the prefix's shape, unit reductions,
+    /// the kernel on it and the images of its edges) is done once; a `z` on the prefix is
+    /// tested on its own.
+    pub(super) fn any_loss_after(&mut self, prefix: &[u8], lasts: u128) -> (bool, bool) {
+        let head = PathShape::new(prefix);
+        let n0 = head.len;
+        debug_assert!(n0 == prefix.len() && n0 < 8);
+        let mut gave_up = false;
+        let mut path = [0u8; 8];
+        path[..n0].copy_from_slice(prefix);
+        let mut units = [(0u128, 0u128); 8];
+        for (unit, &v) in units.iter_mut().zip(&head.verts[..n0]) {
+            *unit = self.unit(v as usize);
+        }
+        if !self.ready {
+            self.elimination();
+        }
+        // The kernel vectors' coordinates on the prefix.
+        let mut kernel_bits: ArrayVec<u32, MAX_VERTICES> = ArrayVec::new();
+        for &k in &self.elimination.kernel {
+            kernel_bits.push(head.on_path(k));
+        }
+        // The images of the prefix's edges (solution part, residue, coordinates on the prefix).
+        let mut images = [(0u128, 0u128, 0u32); 8];
+        for &(i, j) in &head.edges[..head.steps] {
+            let (i, j) = (i as usize, j as usize);
+            images[i].0 ^= units[j].0;
+            images[i].1 ^= units[j].1;
+            images[j].0 ^= units[i].0;
+            images[j].1 ^= units[i].1;
+        }
+        for image in images.iter_mut().take(n0) {
+            image.2 = head.on_path(image.0);
+        }
+        let last = head.token;
+        let last_on = head.on_path(units[last].0);
+        for z in Bitboard128(lasts) {
+            let z = z as u8;
+            let answer = if head.mask >> z & 1 == 1 {
+                path[n0] = z;
+                self.loss_after(&path[..=n0])
+            } else {
+                self.loss_after_beyond(&head, &units, &kernel_bits, &images, last_on, z)
+            };
+            match answer {
+                Some(true) => return (true, gave_up),
+                Some(false) => {}
+                None => gave_up = true,
+            }
+        }
+        (false, gave_up)
+    }
+
+    /// [`Nearby::loss_after`] of the prefix `head` then a move to `z`, off the prefix, from
+    /// what [`Nearby::any_loss_after`] worked out for the prefix.
+    fn loss_after_beyond(
+        &mut self,
+        head: &PathShape,
+        units: &[(u128, u128); 8],
+        kernel_bits: &[u32],
+        head_images: &[(u128, u128, u32); 8],
+        last_on: u32,
+        z: u8,
+    ) -> Option<bool> {
+        let (n0, last) = (head.len, head.token);
+        let uz = self.unit(z as usize);
+        let z_bit = |x: u128| ((x >> z & 1) as u32) << n0;
+        let mut reach: [(u32, u128); 8] = [(0, 0); 8];
+        let mut zero = [0u128; ZERO_ON_PATH];
+        let mut zeros = 0usize;
+        for (&k, &bits) in self.elimination.kernel.iter().zip(kernel_bits) {
+            let (mut key, mut vec) = (bits | z_bit(k), k);
+            while key != 0 {
+                let b = key.trailing_zeros() as usize;
+                if reach[b].0 == 0 {
+                    reach[b] = (key, vec);
+                    break;
+                }
+                key ^= reach[b].0;
+                vec ^= reach[b].1;
+            }
+            if key == 0 {
+                if zeros < ZERO_ON_PATH {
+                    zero[zeros] = vec;
+                }
+                zeros += 1;
+            }
+        }
+        // The images with the edge {last, z}: setting z puts e_last into D v, setting last
+        // puts e_z; each with its mismatch against the assignment.
+        let mut images = *head_images;
+        images[last].0 ^= uz.0;
+        images[last].1 ^= uz.1;
+        images[last].2 ^= head.on_path(uz.0);
+        images[n0] = (units[last].0, units[last].1, last_on);
+        for (i, image) in images.iter_mut().enumerate().take(n0 + 1) {
+            image.2 = image.2 ^ z_bit(image.0) ^ 1 << i;
+        }
+        let mut firsts = [0u128; SOLUTIONS];
+        let found = gray_solutions(&images[..=n0], n0, &reach, &mut firsts)?;
+        if found == 0 {
+            return Some(false);
+        }
+        let mut shape = PathShape { ..*head };
+        shape.verts[n0] = z;
+        shape.mask |= 1u128 << z;
+        shape.len = n0 + 1;
+        shape.edges[shape.steps] = (last as u8, n0 as u8);
+        shape.steps += 1;
+        shape.token = n0;
+        self.finish(&shape, &firsts[..found], &zero, zeros)
     }
 }
 
@@ -1112,44 +1237,58 @@ impl PathShape {
         for (i, image) in images.iter_mut().enumerate().take(self.len) {
             image.2 = 1 << i ^ self.on_path(image.0);
         }
-        let mut found = 0;
-        let (mut sum, mut residue, mut mismatch) = images[self.token];
-        let mut others = [0usize; 8];
-        let mut count = 0;
-        for i in (0..self.len).filter(|&i| i != self.token) {
-            others[count] = i;
-            count += 1;
-        }
-        for step in 0u32..1 << count {
-            if step > 0 {
-                let image = images[others[step.trailing_zeros() as usize]];
-                sum ^= image.0;
-                residue ^= image.1;
-                mismatch ^= image.2;
-            }
-            if residue != 0 {
-                continue;
-            }
-            // The kernel of the unchanged rows fixes the path's coordinates, if it can.
-            let (mut solution, mut left) = (sum, mismatch);
-            while left != 0 {
-                let b = left.trailing_zeros() as usize;
-                if reach[b].0 == 0 {
-                    break;
-                }
-                left ^= reach[b].0;
-                solution ^= reach[b].1;
-            }
-            if left == 0 {
-                if found == SOLUTIONS {
-                    return None;
-                }
-                firsts[found] = solution;
-                found += 1;
-            }
-        }
-        Some(found)
+        gray_solutions(&images[..self.len], self.token, reach, firsts)
     }
+}
+
+/// The solvable assignments on a path of `images.len()` vertices (the token's, `token`, set):
+/// for each, one kernel vector of the changed rows, from the images of the unit assignments
+/// (solution part, residue, mismatch with the assignment on the path) and the kernel's `reach`;
+/// every assignment holding the token in Gray-code order. `None` when there are more than
+/// [`SOLUTIONS`].
+fn gray_solutions(
+    images: &[(u128, u128, u32)],
+    token: usize,
+    reach: &[(u32, u128); 8],
+    firsts: &mut [u128; SOLUTIONS],
+) -> Option<usize> {
+    let mut found = 0;
+    let (mut sum, mut residue, mut mismatch) = images[token];
+    let mut others = [0usize; 8];
+    let mut count = 0;
+    for i in (0..images.len()).filter(|&i| i != token) {
+        others[count] = i;
+        count += 1;
+    }
+    for step in 0u32..1 << count {
+        if step > 0 {
+            let image = images[others[step.trailing_zeros() as usize]];
+            sum ^= image.0;
+            residue ^= image.1;
+            mismatch ^= image.2;
+        }
+        if residue != 0 {
+            continue;
+        }
+        // The kernel of the unchanged rows fixes the path's coordinates, if it can.
+        let (mut solution, mut left) = (sum, mismatch);
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            if reach[b].0 == 0 {
+                break;
+            }
+            left ^= reach[b].0;
+            solution ^= reach[b].1;
+        }
+        if left == 0 {
+            if found == SOLUTIONS {
+                return None;
+            }
+            firsts[found] = solution;
+            found += 1;
+        }
+    }
+    Some(found)
 }
 
 /// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent

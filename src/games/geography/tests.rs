@@ -906,6 +906,66 @@ fn nearby_parity_tests_match_the_tests_from_scratch() {
 }
 
 #[test]
+fn batched_parity_tests_match_the_single_tests() {
+    // The tests of every last move after one path, sharing the path's work, against the test
+    // of each path on its own (in vertex order: the first parity set found, and whether a test
+    // before it gave up).
+    let mut rng = KeyStream::new(39);
+    let (mut compared, mut answered, mut revisits) = (0, 0, 0);
+    for _ in 0..1500 {
+        let pos = random_parity_position(&mut rng);
+        let mut nearby = reductions::Nearby::new(&pos);
+        for _ in 0..8 {
+            // A path of 2 or 3 distinct vertices from the token.
+            let (mut path, mut rows) = (vec![pos.token], pos.rows);
+            for _ in 0..=below(&mut rng, 2) {
+                let at = *path.last().unwrap_or(&pos.token);
+                let moves: Vec<u8> = Bitboard128(rows[at as usize])
+                    .into_iter()
+                    .map(|v| v as u8)
+                    .filter(|v| !path.contains(v))
+                    .collect();
+                if moves.is_empty() {
+                    break;
+                }
+                let next = moves[below(&mut rng, moves.len() as u64) as usize];
+                rows[at as usize] &= !(1u128 << next);
+                rows[next as usize] &= !(1u128 << at);
+                path.push(next);
+            }
+            let at = *path.last().unwrap_or(&pos.token);
+            if path.len() < 2 || rows[at as usize] == 0 {
+                continue;
+            }
+            // A random subset of the last vertex's remaining edges.
+            let lasts = rows[at as usize]
+                & (u128::from(rng.next_key()) << 64 | u128::from(rng.next_key()))
+                    .rotate_left(below(&mut rng, 128) as u32);
+            let mut expected = (false, false);
+            for z in Bitboard128(lasts) {
+                let mut full = path.clone();
+                full.push(z as u8);
+                match nearby.loss_after(&full) {
+                    Some(true) => {
+                        expected.0 = true;
+                        break;
+                    }
+                    Some(false) => {}
+                    None => expected.1 = true,
+                }
+            }
+            let got = nearby.any_loss_after(&path, lasts);
+            assert_eq!(got, expected, "{} after {path:?} then {lasts:#x}", pos.format_position());
+            compared += 1;
+            answered += usize::from(got.0);
+            revisits +=
+                usize::from(Bitboard128(lasts).into_iter().any(|z| path.contains(&(z as u8))));
+        }
+    }
+    assert!(compared > 6000 && answered > 600 && revisits > 50, "{compared} {answered} {revisits}");
+}
+
+#[test]
 #[ignore = "heavy: cargo test --release -- --ignored"]
 fn parity_rules_agree_with_brute_force_heavy() {
     let mut rng = KeyStream::new(32);
