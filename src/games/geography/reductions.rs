@@ -877,7 +877,9 @@ pub(super) struct Nearby<'p> {
     pos: &'p Geography,
     /// Whether `elimination` holds the component's rows yet (made on first use).
     ready: bool,
-    elimination: Elimination,
+    /// Taken from the thread's spare eliminations and given back when dropped (a fresh one
+    /// would be 4 KiB to zero for every position settled); `None` only while being dropped.
+    elimination: Option<Box<Elimination>>,
     /// Index in `units` of each vertex's reduction, `u8::MAX` when not yet computed.
     slot: [u8; MAX_VERTICES],
     /// `(p_u, r_u)` with `A p_u = e_u + r_u`, for the first `UNITS` vertices asked for (the
@@ -891,6 +893,17 @@ thread_local! {
     /// neighbourhood of its token.
     static SHARED_BASE: std::cell::RefCell<(u64, Box<Elimination>)> =
         std::cell::RefCell::new((0, Box::new(Elimination::new())));
+    /// Eliminations given back by dropped [`Nearby`]s, for the next ones.
+    static SPARE_ELIMINATIONS: std::cell::RefCell<Vec<Box<Elimination>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Nearby<'_> {
+    fn drop(&mut self) {
+        if let Some(elimination) = self.elimination.take() {
+            SPARE_ELIMINATIONS.with(|spare| spare.borrow_mut().push(elimination));
+        }
+    }
 }
 
 /// Assignments on a path with a solution that [`PathShape::solutions`] keeps.
@@ -906,10 +919,14 @@ const ZERO_ON_PATH: usize = KERNEL_ENUMERATION_DIM + 1;
 impl<'p> Nearby<'p> {
     /// The engine of `pos`'s component; the elimination is made on first use.
     pub(super) fn new(pos: &'p Geography) -> Self {
+        let mut elimination = SPARE_ELIMINATIONS
+            .with(|spare| spare.borrow_mut().pop())
+            .unwrap_or_else(|| Box::new(Elimination::new()));
+        elimination.clear();
         Nearby {
             pos,
             ready: false,
-            elimination: Elimination::new(),
+            elimination: Some(elimination),
             slot: [u8::MAX; MAX_VERTICES],
             units: ArrayVec::new(),
         }
@@ -923,6 +940,7 @@ impl<'p> Nearby<'p> {
     /// and shared by those positions, which add the rows of `p`'s neighbourhood to a copy.
     /// The row space, and so every answer, is the same as with the rows added in plain order.
     fn elimination(&mut self) -> &Elimination {
+        let elimination = self.elimination.get_or_insert_with(|| Box::new(Elimination::new()));
         if !self.ready {
             let pos = self.pos;
             let (from, token) = (pos.came_from, pos.token);
@@ -943,16 +961,16 @@ impl<'p> Nearby<'p> {
                         }
                         base.0 = key;
                     }
-                    self.elimination.clone_from(&base.1);
+                    elimination.copy_from(&base.1);
                 });
                 rest &= around;
             }
             for v in Bitboard128(rest) {
-                self.elimination.add(v as usize, pos.rows[v as usize]);
+                elimination.add(v as usize, pos.rows[v as usize]);
             }
             self.ready = true;
         }
-        &self.elimination
+        elimination
     }
 
     /// `(p_u, r_u)`: the rows summing to `e_u` but for the residue `r_u` (no pivot bit).
@@ -978,9 +996,6 @@ impl<'p> Nearby<'p> {
         for (unit, &v) in units.iter_mut().zip(&shape.verts[..n]) {
             *unit = self.unit(v as usize);
         }
-        if !self.ready {
-            self.elimination();
-        }
         // The kernel of the unchanged rows by its coordinates on the path: for each lowest
         // bit, a kernel vector with that pattern bit (a basis reaching every pattern in the
         // span), and a basis of the kernel vectors vanishing on the path (`zeros` of them,
@@ -988,7 +1003,7 @@ impl<'p> Nearby<'p> {
         let mut reach: [(u32, u128); 8] = [(0, 0); 8];
         let mut zero = [0u128; ZERO_ON_PATH];
         let mut zeros = 0usize;
-        for &k in &self.elimination.kernel {
+        for &k in &self.elimination().kernel {
             let (mut key, mut vec) = (shape.on_path(k), k);
             while key != 0 {
                 let b = key.trailing_zeros() as usize;
@@ -1066,12 +1081,9 @@ impl<'p> Nearby<'p> {
         for (unit, &v) in units.iter_mut().zip(&head.verts[..n0]) {
             *unit = self.unit(v as usize);
         }
-        if !self.ready {
-            self.elimination();
-        }
         // The kernel vectors' coordinates on the prefix.
         let mut kernel_bits: ArrayVec<u32, MAX_VERTICES> = ArrayVec::new();
-        for &k in &self.elimination.kernel {
+        for &k in &self.elimination().kernel {
             kernel_bits.push(head.on_path(k));
         }
         // The images of the prefix's edges (solution part, residue, coordinates on the prefix).
@@ -1122,7 +1134,7 @@ impl<'p> Nearby<'p> {
         let mut reach: [(u32, u128); 8] = [(0, 0); 8];
         let mut zero = [0u128; ZERO_ON_PATH];
         let mut zeros = 0usize;
-        for (&k, &bits) in self.elimination.kernel.iter().zip(kernel_bits) {
+        for (&k, &bits) in self.elimination().kernel.iter().zip(kernel_bits) {
             let (mut key, mut vec) = (bits | z_bit(k), k);
             while key != 0 {
                 let b = key.trailing_zeros() as usize;
@@ -1402,6 +1414,15 @@ impl Elimination {
             pivots: 0,
             kernel: ArrayVec::new(),
         }
+    }
+
+    /// Becomes a copy of `other` (without the temporary a `clone_from` makes).
+    fn copy_from(&mut self, other: &Elimination) {
+        self.reduced = other.reduced;
+        self.combos = other.combos;
+        self.pivots = other.pivots;
+        self.kernel.clear();
+        self.kernel.extend(other.kernel.iter().copied());
     }
 
     /// Empties it (the rows kept in the arrays are only read at pivots).
