@@ -996,47 +996,21 @@ impl<'p> Nearby<'p> {
         for (unit, &v) in units.iter_mut().zip(&shape.verts[..n]) {
             *unit = self.unit(v as usize);
         }
-        // The kernel of the unchanged rows by its coordinates on the path: for each lowest
-        // bit, a kernel vector with that pattern bit (a basis reaching every pattern in the
-        // span), and a basis of the kernel vectors vanishing on the path (`zeros` of them,
-        // more than ZERO_ON_PATH: too many to enumerate).
-        let mut reach: [(u32, u128); 8] = [(0, 0); 8];
-        let mut zero = [0u128; ZERO_ON_PATH];
-        let mut zeros = 0usize;
+        // The kernel of the unchanged rows by its coordinates on the path.
+        let mut kernel = KernelOnPath::new();
         for &k in &self.elimination().kernel {
-            let (mut key, mut vec) = (shape.on_path(k), k);
-            while key != 0 {
-                let b = key.trailing_zeros() as usize;
-                if reach[b].0 == 0 {
-                    reach[b] = (key, vec);
-                    break;
-                }
-                key ^= reach[b].0;
-                vec ^= reach[b].1;
-            }
-            if key == 0 {
-                if zeros < ZERO_ON_PATH {
-                    zero[zeros] = vec;
-                }
-                zeros += 1;
-            }
+            kernel.add(shape.on_path(k), k);
         }
         let mut firsts = [0u128; SOLUTIONS];
-        let found = shape.solutions(&units[..n], &reach, &mut firsts)?;
-        self.finish(&shape, &firsts[..found], &zero, zeros)
+        let found = shape.solutions(&units[..n], &kernel.reach, &mut firsts)?;
+        self.finish(&shape, &firsts[..found], &kernel)
     }
 
     /// The end of [`Nearby::loss_after`] once the kernel vectors of the changed rows that match
-    /// each solvable assignment on the path (`firsts`) and the kernel vectors vanishing on the
-    /// path (`zeros` of them, the first in `zero`) are known: whether one of them is
-    /// independent after the moves.
-    fn finish(
-        &self,
-        shape: &PathShape,
-        firsts: &[u128],
-        zero: &[u128; ZERO_ON_PATH],
-        zeros: usize,
-    ) -> Option<bool> {
+    /// each solvable assignment on the path (`firsts`) and the kernel of the unchanged rows on
+    /// the path (`kernel`) are known: whether one of them is independent after the moves.
+    fn finish(&self, shape: &PathShape, firsts: &[u128], kernel: &KernelOnPath) -> Option<bool> {
+        let (zero, zeros) = (&kernel.zero, kernel.zeros);
         if firsts.is_empty() {
             return Some(false);
         }
@@ -1131,26 +1105,9 @@ impl<'p> Nearby<'p> {
         let (n0, last) = (head.len, head.token);
         let uz = self.unit(z as usize);
         let z_bit = |x: u128| ((x >> z & 1) as u32) << n0;
-        let mut reach: [(u32, u128); 8] = [(0, 0); 8];
-        let mut zero = [0u128; ZERO_ON_PATH];
-        let mut zeros = 0usize;
+        let mut kernel = KernelOnPath::new();
         for (&k, &bits) in self.elimination().kernel.iter().zip(kernel_bits) {
-            let (mut key, mut vec) = (bits | z_bit(k), k);
-            while key != 0 {
-                let b = key.trailing_zeros() as usize;
-                if reach[b].0 == 0 {
-                    reach[b] = (key, vec);
-                    break;
-                }
-                key ^= reach[b].0;
-                vec ^= reach[b].1;
-            }
-            if key == 0 {
-                if zeros < ZERO_ON_PATH {
-                    zero[zeros] = vec;
-                }
-                zeros += 1;
-            }
+            kernel.add(bits | z_bit(k), k);
         }
         // The images with the edge {last, z}: setting z puts e_last into D v, setting last
         // puts e_z; each with its mismatch against the assignment.
@@ -1163,7 +1120,7 @@ impl<'p> Nearby<'p> {
             image.2 = image.2 ^ z_bit(image.0) ^ 1 << i;
         }
         let mut firsts = [0u128; SOLUTIONS];
-        let found = gray_solutions(&images[..=n0], n0, &reach, &mut firsts)?;
+        let found = gray_solutions(&images[..=n0], n0, &kernel.reach, &mut firsts)?;
         if found == 0 {
             return Some(false);
         }
@@ -1174,7 +1131,40 @@ impl<'p> Nearby<'p> {
         shape.edges[shape.steps] = (last as u8, n0 as u8);
         shape.steps += 1;
         shape.token = n0;
-        self.finish(&shape, &firsts[..found], &zero, zeros)
+        self.finish(&shape, &firsts[..found], &kernel)
+    }
+}
+
+/// The kernel of the unchanged rows by its coordinates on a path: for each lowest bit, a kernel
+/// vector with that pattern bit (a basis reaching every pattern in the span), and a basis of the
+/// kernel vectors vanishing on the path (`zeros` of them; more than [`ZERO_ON_PATH`] are too
+/// many to enumerate, only the first are kept).
+struct KernelOnPath {
+    reach: [(u32, u128); 8],
+    zero: [u128; ZERO_ON_PATH],
+    zeros: usize,
+}
+
+impl KernelOnPath {
+    fn new() -> Self {
+        KernelOnPath { reach: [(0, 0); 8], zero: [0; ZERO_ON_PATH], zeros: 0 }
+    }
+
+    /// Adds the kernel vector `vec` whose coordinates on the path are `key`.
+    fn add(&mut self, mut key: u32, mut vec: u128) {
+        while key != 0 {
+            let b = key.trailing_zeros() as usize;
+            if self.reach[b].0 == 0 {
+                self.reach[b] = (key, vec);
+                return;
+            }
+            key ^= self.reach[b].0;
+            vec ^= self.reach[b].1;
+        }
+        if self.zeros < ZERO_ON_PATH {
+            self.zero[self.zeros] = vec;
+        }
+        self.zeros += 1;
     }
 }
 
