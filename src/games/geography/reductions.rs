@@ -1001,9 +1001,9 @@ impl<'p> Nearby<'p> {
         for &k in &self.elimination().kernel {
             kernel.add(shape.on_path(k), k);
         }
-        let mut firsts = [0u128; SOLUTIONS];
-        let found = shape.solutions(&units[..n], &kernel.reach, &mut firsts)?;
-        self.finish(&shape, &firsts[..found], &kernel)
+        let mut firsts = ArrayVec::new();
+        shape.solutions(&units[..n], &kernel.reach, &mut firsts)?;
+        self.finish(&shape, &firsts, &kernel)
     }
 
     /// The end of [`Nearby::loss_after`] once the kernel vectors of the changed rows that match
@@ -1055,10 +1055,10 @@ impl<'p> Nearby<'p> {
         for (unit, &v) in units.iter_mut().zip(&head.verts[..n0]) {
             *unit = self.unit(v as usize);
         }
-        // The kernel vectors' coordinates on the prefix.
-        let mut kernel_bits: ArrayVec<u32, MAX_VERTICES> = ArrayVec::new();
+        // The kernel by its coordinates on the prefix.
+        let mut prefix_kernel = PrefixKernel { reach: [(0, 0); 8], zero: ArrayVec::new() };
         for &k in &self.elimination().kernel {
-            kernel_bits.push(head.on_path(k));
+            prefix_kernel.add(head.on_path(k), k);
         }
         // The images of the prefix's edges (solution part, residue, coordinates on the prefix).
         let mut images = [(0u128, 0u128, 0u32); 8];
@@ -1074,13 +1074,16 @@ impl<'p> Nearby<'p> {
         }
         let last = head.token;
         let last_on = head.on_path(units[last].0);
+        let mut kernel = KernelOnPath::new();
+        let beyond =
+            Beyond { head: &head, units: &units, prefix_kernel: &prefix_kernel, images: &images };
         for z in Bitboard128(lasts) {
             let z = z as u8;
             let answer = if head.mask >> z & 1 == 1 {
                 path[n0] = z;
                 self.loss_after(&path[..=n0])
             } else {
-                self.loss_after_beyond(&head, &units, &kernel_bits, &images, last_on, z)
+                self.loss_after_beyond(&beyond, last_on, z, &mut kernel)
             };
             match answer {
                 Some(true) => return (true, gave_up),
@@ -1091,37 +1094,35 @@ impl<'p> Nearby<'p> {
         (false, gave_up)
     }
 
-    /// [`Nearby::loss_after`] of the prefix `head` then a move to `z`, off the prefix, from
-    /// what [`Nearby::any_loss_after`] worked out for the prefix.
+    /// [`Nearby::loss_after`] of the prefix then a move to `z`, off the prefix, from what
+    /// [`Nearby::any_loss_after`] worked out for the prefix (`kernel` is scratch space).
     fn loss_after_beyond(
         &mut self,
-        head: &PathShape,
-        units: &[(u128, u128); 8],
-        kernel_bits: &[u32],
-        head_images: &[(u128, u128, u32); 8],
+        prefix: &Beyond,
         last_on: u32,
         z: u8,
+        kernel: &mut KernelOnPath,
     ) -> Option<bool> {
+        let head = prefix.head;
         let (n0, last) = (head.len, head.token);
         let uz = self.unit(z as usize);
         let z_bit = |x: u128| ((x >> z & 1) as u32) << n0;
-        let mut kernel = KernelOnPath::new();
-        for (&k, &bits) in self.elimination().kernel.iter().zip(kernel_bits) {
-            kernel.add(bits | z_bit(k), k);
-        }
+        prefix.prefix_kernel.with_vertex(n0, z, kernel);
         // The images with the edge {last, z}: setting z puts e_last into D v, setting last
         // puts e_z; each with its mismatch against the assignment.
-        let mut images = *head_images;
+        let mut images: ArrayVec<(u128, u128, u32), 8> =
+            prefix.images[..n0].iter().copied().collect();
         images[last].0 ^= uz.0;
         images[last].1 ^= uz.1;
         images[last].2 ^= head.on_path(uz.0);
-        images[n0] = (units[last].0, units[last].1, last_on);
-        for (i, image) in images.iter_mut().enumerate().take(n0 + 1) {
+        let (sum, residue) = prefix.units[last];
+        images.push((sum, residue, last_on));
+        for (i, image) in images.iter_mut().enumerate() {
             image.2 = image.2 ^ z_bit(image.0) ^ 1 << i;
         }
-        let mut firsts = [0u128; SOLUTIONS];
-        let found = gray_solutions(&images[..=n0], n0, &kernel.reach, &mut firsts)?;
-        if found == 0 {
+        let mut firsts = ArrayVec::new();
+        gray_solutions(&images, n0, &kernel.reach, &mut firsts)?;
+        if firsts.is_empty() {
             return Some(false);
         }
         let mut shape = PathShape { ..*head };
@@ -1131,8 +1132,17 @@ impl<'p> Nearby<'p> {
         shape.edges[shape.steps] = (last as u8, n0 as u8);
         shape.steps += 1;
         shape.token = n0;
-        self.finish(&shape, &firsts[..found], &kernel)
+        self.finish(&shape, &firsts, kernel)
     }
+}
+
+/// What the tests of the last moves after one prefix share ([`Nearby::any_loss_after`]): its
+/// shape, the unit reductions of its vertices, the kernel on it and the images of its edges.
+struct Beyond<'a> {
+    head: &'a PathShape,
+    units: &'a [(u128, u128); 8],
+    prefix_kernel: &'a PrefixKernel,
+    images: &'a [(u128, u128, u32); 8],
 }
 
 /// The kernel of the unchanged rows by its coordinates on a path: for each lowest bit, a kernel
@@ -1165,6 +1175,59 @@ impl KernelOnPath {
             self.zero[self.zeros] = vec;
         }
         self.zeros += 1;
+    }
+}
+
+/// The kernel of the unchanged rows by its coordinates on a path's prefix, as
+/// [`KernelOnPath`] but with every vector vanishing on the prefix kept: the kernel on the
+/// prefix and one more vertex follows from it ([`PrefixKernel::with_vertex`]) without
+/// reducing every kernel vector again.
+struct PrefixKernel {
+    reach: [(u32, u128); 8],
+    zero: ArrayVec<u128, MAX_VERTICES>,
+}
+
+impl PrefixKernel {
+    /// Adds the kernel vector `vec` whose coordinates on the prefix are `key`.
+    fn add(&mut self, mut key: u32, mut vec: u128) {
+        while key != 0 {
+            let b = key.trailing_zeros() as usize;
+            if self.reach[b].0 == 0 {
+                self.reach[b] = (key, vec);
+                return;
+            }
+            key ^= self.reach[b].0;
+            vec ^= self.reach[b].1;
+        }
+        self.zero.push(vec);
+    }
+
+    /// Makes `out` the [`KernelOnPath`] of the prefix (`n0` vertices) and then `z` (index `n0`,
+    /// the entries above it are left as they are): the same
+    /// one [`KernelOnPath::add`] makes from every kernel vector in order. The new coordinate
+    /// is the highest, so every reduction of a lower bit goes as on the prefix; a vector that
+    /// vanished on the prefix is reduced only by the first such vector holding `z`.
+    fn with_vertex(&self, n0: usize, z: u8, out: &mut KernelOnPath) {
+        let z_bit = |x: u128| ((x >> z & 1) as u32) << n0;
+        for (to, &(key, vec)) in out.reach.iter_mut().zip(&self.reach[..n0]) {
+            *to = if key == 0 { (0, 0) } else { (key | z_bit(vec), vec) };
+        }
+        out.reach[n0] = (0, 0);
+        out.zeros = 0;
+        for &vec in &self.zero {
+            let vec = if z_bit(vec) == 0 {
+                vec
+            } else if out.reach[n0].0 == 0 {
+                out.reach[n0] = (1 << n0, vec);
+                continue;
+            } else {
+                vec ^ out.reach[n0].1
+            };
+            if out.zeros < ZERO_ON_PATH {
+                out.zero[out.zeros] = vec;
+            }
+            out.zeros += 1;
+        }
     }
 }
 
@@ -1222,8 +1285,8 @@ impl PathShape {
         &self,
         units: &[(u128, u128)],
         reach: &[(u32, u128); 8],
-        firsts: &mut [u128; SOLUTIONS],
-    ) -> Option<usize> {
+        firsts: &mut ArrayVec<u128, SOLUTIONS>,
+    ) -> Option<()> {
         // Everything is linear in the assignment: the images of the unit assignments (the
         // solution part, its residue, and its mismatch with the assignment on the path), then
         // every assignment holding the token in Gray-code order.
@@ -1252,9 +1315,8 @@ fn gray_solutions(
     images: &[(u128, u128, u32)],
     token: usize,
     reach: &[(u32, u128); 8],
-    firsts: &mut [u128; SOLUTIONS],
-) -> Option<usize> {
-    let mut found = 0;
+    firsts: &mut ArrayVec<u128, SOLUTIONS>,
+) -> Option<()> {
     let (mut sum, mut residue, mut mismatch) = images[token];
     let mut others = [0usize; 8];
     let mut count = 0;
@@ -1283,14 +1345,10 @@ fn gray_solutions(
             solution ^= reach[b].1;
         }
         if left == 0 {
-            if found == SOLUTIONS {
-                return None;
-            }
-            firsts[found] = solution;
-            found += 1;
+            firsts.try_push(solution).ok()?;
         }
     }
-    Some(found)
+    Some(())
 }
 
 /// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
