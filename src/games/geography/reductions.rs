@@ -1446,28 +1446,22 @@ fn kernel_parity_loss(rows: &[u128; MAX_VERTICES], s: u8, component: u128) -> Op
 /// ([`Nearby`]): it writes any unit vector as a sum of rows plus a residue.
 #[derive(Clone)]
 struct Elimination {
-    /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has).
-    reduced: [u128; MAX_VERTICES],
-    /// For each basis row, the set of added rows it is the sum of.
-    combos: [u128; MAX_VERTICES],
+    /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has),
+    /// each with the set of added rows it is the sum of (side by side: a reduction step reads
+    /// both).
+    basis: [(u128, u128); MAX_VERTICES],
     pivots: u128,
     kernel: ArrayVec<u128, MAX_VERTICES>,
 }
 
 impl Elimination {
     fn new() -> Self {
-        Elimination {
-            reduced: [0; MAX_VERTICES],
-            combos: [0; MAX_VERTICES],
-            pivots: 0,
-            kernel: ArrayVec::new(),
-        }
+        Elimination { basis: [(0, 0); MAX_VERTICES], pivots: 0, kernel: ArrayVec::new() }
     }
 
     /// Becomes a copy of `other` (without the temporary a `clone_from` makes).
     fn copy_from(&mut self, other: &Elimination) {
-        self.reduced = other.reduced;
-        self.combos = other.combos;
+        self.basis = other.basis;
         self.pivots = other.pivots;
         self.kernel.clear();
         self.kernel.extend(other.kernel.iter().copied());
@@ -1483,15 +1477,25 @@ impl Elimination {
     /// pivot bit, and the added rows it stands for then.
     fn reduce(&self, mut row: u128, mut combo: u128) -> (u128, u128) {
         // Each basis row's lowest bit is its pivot, so reducing by the lowest pivot hit never
-        // brings back a lower one.
+        // brings back a lower one; a row with its pivot in the high half has an empty low half.
+        let (low_pivots, high_pivots) = (self.pivots as u64, (self.pivots >> 64) as u64);
         loop {
-            let hit = row & self.pivots;
+            let hit = row as u64 & low_pivots;
+            if hit == 0 {
+                break;
+            }
+            let (basis_row, basis_combo) = self.basis[hit.trailing_zeros() as usize];
+            row ^= basis_row;
+            combo ^= basis_combo;
+        }
+        loop {
+            let hit = (row >> 64) as u64 & high_pivots;
             if hit == 0 {
                 return (row, combo);
             }
-            let p = hit.trailing_zeros() as usize;
-            row ^= self.reduced[p];
-            combo ^= self.combos[p];
+            let (basis_row, basis_combo) = self.basis[64 + hit.trailing_zeros() as usize];
+            row ^= basis_row;
+            combo ^= basis_combo;
         }
     }
 
@@ -1502,8 +1506,7 @@ impl Elimination {
             self.kernel.push(combo);
         } else {
             let p = row.trailing_zeros() as usize;
-            self.reduced[p] = row;
-            self.combos[p] = combo;
+            self.basis[p] = (row, combo);
             self.pivots |= 1u128 << p;
         }
     }
