@@ -242,6 +242,11 @@ pub struct Geography {
     /// The bridge reduction's cache and scan limit: `Some` exactly when `reductions` holds
     /// [`Reductions::BRIDGES`] (shared with the positions played from this one).
     bridges: Option<Arc<BridgeContext>>,
+    /// Mixed into the keys of what [`Geography::refresh`] memoises: drawn afresh whenever the
+    /// reductions are set (a new root for the solvers), and kept by the positions played from
+    /// it, so one solve never finds what another left in the memos (each is solved from
+    /// cold).
+    memo_salt: u64,
 }
 
 impl PartialEq for Geography {
@@ -288,6 +293,7 @@ impl Geography {
             canonical: 0,
             reductions: Reductions::DEFAULT,
             bridges: None,
+            memo_salt: 0,
         };
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);
@@ -317,6 +323,7 @@ impl Geography {
     #[must_use]
     pub fn with_reductions(mut self, reductions: Reductions) -> Self {
         self.reductions = reductions;
+        self.memo_salt = settled::fresh_salt();
         if !reductions.contains(Reductions::BRIDGES) {
             self.bridges = None;
         } else if self.bridges.is_none() {
@@ -332,6 +339,7 @@ impl Geography {
     pub fn with_bridge_context(mut self, context: Arc<BridgeContext>) -> Self {
         self.reductions = self.reductions.with(Reductions::BRIDGES);
         self.bridges = Some(context);
+        self.memo_salt = settled::fresh_salt();
         self.refresh(None);
         self
     }
@@ -540,13 +548,26 @@ impl Geography {
         // Without bridges (whose cache grows), the rest is a function of the token, the
         // component's edges and the reductions: the solvers generate the same children again
         // and again, so with the dearer rules it is memoised.
-        let key = self.component_hash() ^ (u64::from(self.reductions.0) << 48);
+        let key = self.memo_key();
         let memoised = self.bridges.is_none()
             && (self.reductions.contains(Reductions::TRAPS)
                 || self.reductions.contains(Reductions::PIECES)
                 || self.reductions.contains(Reductions::PARITY_SET));
         if memoised && let Some(settled) = settled::lookup(key) {
             (self.traps, self.decided, self.canonical, self.parity_numbers) = settled;
+            return;
+        }
+        // Settled long ago (or by another thread): the traps are found again (cheap), the rest
+        // is the shared table's.
+        let shared = memoised && !self.reductions.contains(Reductions::PIECES);
+        if shared && let Some((decided, canonical, numbers)) = settled::shared_lookup(key) {
+            self.traps = if self.reductions.contains(Reductions::TRAPS) {
+                reductions::traps(&self.rows, self.token, self.one & self.component.0)
+            } else {
+                0
+            };
+            (self.decided, self.canonical, self.parity_numbers) = (decided, canonical, numbers);
+            settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
             return;
         }
         self.came_from = match from {
@@ -558,6 +579,15 @@ impl Geography {
         if memoised {
             settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
         }
+        if shared {
+            settled::shared_store(key, self.decided, self.canonical, self.parity_numbers);
+        }
+    }
+
+    /// The key of what [`Geography::refresh`] memoises: the component hash, the reductions and
+    /// the salt of the position's root.
+    fn memo_key(&self) -> u64 {
+        self.component_hash() ^ (u64::from(self.reductions.0) << 48) ^ self.memo_salt
     }
 
     /// Sets the traps, the decided result and the canonical hash from the token and the
@@ -690,6 +720,8 @@ mod settled {
     use super::Outcome;
     use super::reductions::ParityNumbers;
     use std::cell::RefCell;
+    use std::sync::atomic::AtomicU64;
+    use std::sync::atomic::Ordering::Relaxed;
 
     /// Entries (a power of two; up to 20 MiB a thread, in pages touched only as they are used).
     /// Four times as many saved no time on the hard positions of
@@ -718,14 +750,7 @@ mod settled {
         MEMO.with(|memo| {
             let [k, lo, hi, canonical, packed] = memo.borrow()[slot(key)];
             (k == key).then(|| {
-                let decided = match packed & 0xFF {
-                    1 => Some(Outcome::Win),
-                    2 => Some(Outcome::Loss),
-                    3 => Some(Outcome::Draw),
-                    _ => None,
-                };
-                let numbers =
-                    ParityNumbers { open: (packed >> 8) as u16, fewest: (packed >> 24) as u16 };
+                let (decided, numbers) = unpack(packed);
                 (u128::from(hi) << 64 | u128::from(lo), decided, canonical, numbers)
             })
         })
@@ -733,15 +758,92 @@ mod settled {
 
     /// Memoises the values of `key`.
     pub(super) fn store(key: u64, (traps, decided, canonical, numbers): Settled) {
+        let packed = pack(decided, numbers);
+        let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, packed];
+        MEMO.with(|memo| memo.borrow_mut()[slot(key)] = slot_value);
+    }
+
+    /// A salt for the memo keys of a new root ([`super::Geography::memo_salt`]).
+    pub(super) fn fresh_salt() -> u64 {
+        static ROOTS: AtomicU64 = AtomicU64::new(0);
+        crate::zobrist::splitmix64(ROOTS.fetch_add(1, Relaxed)).1
+    }
+
+    /// The result and parity numbers in one word.
+    fn pack(decided: Option<Outcome>, numbers: ParityNumbers) -> u64 {
         let decided = match decided {
             None => 0,
             Some(Outcome::Win) => 1,
             Some(Outcome::Loss) => 2,
             Some(Outcome::Draw) => 3,
         };
-        let packed = decided | u64::from(numbers.open) << 8 | u64::from(numbers.fewest) << 24;
-        let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, packed];
-        MEMO.with(|memo| memo.borrow_mut()[slot(key)] = slot_value);
+        decided | u64::from(numbers.open) << 8 | u64::from(numbers.fewest) << 24
+    }
+
+    /// [`pack`] undone.
+    fn unpack(packed: u64) -> (Option<Outcome>, ParityNumbers) {
+        let decided = match packed & 0xFF {
+            1 => Some(Outcome::Win),
+            2 => Some(Outcome::Loss),
+            3 => Some(Outcome::Draw),
+            _ => None,
+        };
+        (decided, ParityNumbers { open: (packed >> 8) as u16, fewest: (packed >> 24) as u16 })
+    }
+
+    /// Entries of the table shared by every thread (a power of two; 24 bytes each, 384 MiB
+    /// in all, in zeroed pages the kernel maps only as they are used).
+    const SHARED_ENTRIES: usize = 1 << 24;
+
+    /// The second level: every settled position's result, canonical hash and parity numbers
+    /// (the traps are found again), for every thread, kept as long as no other position takes
+    /// its slot. A per-thread memo holds a few hundred thousand positions; a long solve
+    /// settles millions and comes back to positions settled long before (13 % of the
+    /// positions settled on `s1:58` in 40 s had been settled before), and threads settle the
+    /// same positions. Slots are three words, the first the key xor the other two, so a slot
+    /// half written by one thread and half by another reads as empty (the table's test).
+    static SHARED: std::sync::LazyLock<Box<[[AtomicU64; 3]]>> = std::sync::LazyLock::new(|| {
+        bytemuck::allocation::zeroed_slice_box::<[AtomicU64; 3]>(SHARED_ENTRIES)
+    });
+
+    fn shared_slot(key: u64) -> &'static [AtomicU64; 3] {
+        &SHARED[(key >> 20) as usize & (SHARED_ENTRIES - 1)]
+    }
+
+    /// The shared table's result, canonical hash and parity numbers of `key`, if it has them.
+    pub(super) fn shared_lookup(key: u64) -> Option<(Option<Outcome>, u64, ParityNumbers)> {
+        if key == 0 {
+            return None;
+        }
+        let [check, canonical, packed] = shared_slot(key).each_ref().map(|w| w.load(Relaxed));
+        (check ^ canonical ^ packed == key).then(|| {
+            let (decided, numbers) = unpack(packed);
+            (decided, canonical, numbers)
+        })
+    }
+
+    /// Flips a bit of the canonical-hash word of `key`'s slot, as a write of another thread
+    /// landing in the middle of this one's would.
+    #[cfg(test)]
+    pub(super) fn tear_shared(key: u64) {
+        shared_slot(key)[1].fetch_xor(1, Relaxed);
+    }
+
+    /// Keeps the result, canonical hash and parity numbers of `key` in the shared table.
+    pub(super) fn shared_store(
+        key: u64,
+        decided: Option<Outcome>,
+        canonical: u64,
+        numbers: ParityNumbers,
+    ) {
+        if key == 0 {
+            return;
+        }
+        let packed = pack(decided, numbers);
+        let [check, canonical_word, packed_word] = shared_slot(key);
+        check.store(key ^ canonical ^ packed, Relaxed);
+        canonical_word.store(canonical, Relaxed);
+        packed_word.store(packed, Relaxed);
     }
 }
 

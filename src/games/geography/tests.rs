@@ -493,11 +493,56 @@ fn the_settled_memo_changes_nothing() {
                 "{}",
                 pos.format_position()
             );
-            let key = pos.component_hash() ^ (u64::from(flags.0) << 48);
+            let key = pos.memo_key();
             hits += usize::from(settled::lookup(key).is_some());
         }
         assert!(hits > 1000, "{hits} positions found in the memo");
     }
+}
+
+#[test]
+fn the_shared_settled_table_gives_back_what_was_settled() {
+    let mut rng = KeyStream::new(35);
+    let flags = Reductions::BASIC
+        .with(Reductions::TRAPS)
+        .with(Reductions::PARITY_SET)
+        .with(Reductions::PARITY_WIN)
+        .with(Reductions::PARITY_DEEP);
+    let (mut found, mut with_traps) = (0, 0);
+    for i in 0..2000 {
+        let pos = structured_position(&mut rng, i).with_reductions(flags);
+        let key = pos.memo_key();
+        // Settled by `with_reductions`; another thread would find it so.
+        let Some(shared) = settled::shared_lookup(key) else { continue };
+        found += 1;
+        with_traps += usize::from(pos.traps != 0);
+        assert_eq!(shared, (pos.decided, pos.canonical, pos.parity_numbers));
+        // Another thread (its own memo empty) takes it from the shared table: the same
+        // traps (found again), result, canonical hash and numbers.
+        let fresh = std::thread::scope(|scope| {
+            scope
+                .spawn(|| {
+                    let mut fresh = pos.clone();
+                    fresh.refresh(None);
+                    fresh
+                })
+                .join()
+                .expect("no panic")
+        });
+        assert_eq!(
+            (fresh.traps, fresh.decided, fresh.canonical, fresh.parity_numbers),
+            (pos.traps, pos.decided, pos.canonical, pos.parity_numbers)
+        );
+        // The same position under another root's salt is not found (each solve is cold).
+        let other = pos.clone().with_reductions(flags);
+        assert_ne!(other.memo_key(), key);
+        // A slot half overwritten reads as empty.
+        if settled::shared_lookup(other.memo_key()).is_some() {
+            settled::tear_shared(other.memo_key());
+            assert_eq!(settled::shared_lookup(other.memo_key()), None);
+        }
+    }
+    assert!(found > 1500 && with_traps > 100, "{found} found, {with_traps} with traps");
 }
 
 #[test]
