@@ -703,10 +703,22 @@ impl Geography {
             seen |= frontier;
         }
         view.component = Bitboard128(seen);
-        let cut_off = Bitboard128(self.component.0 & !seen);
-        dropped_hash ^= reductions::edges_hash(&view, cut_off);
-        dropped += reductions::edge_count(&view, cut_off);
+        // The traps lost every edge, and nearly all the other vertices cut off are the leaves
+        // beside them, left without one: only the cut-off vertices that kept an edge (a part
+        // hanging behind a trap, with both ends of its edges cut off) take edges along.
+        let mut carried = 0u128;
+        for v in Bitboard128(self.component.0 & !seen & !traps) {
+            if view.rows[v as usize] != 0 {
+                carried |= 1u128 << v;
+            }
+        }
+        dropped_hash ^= reductions::edges_hash(&view, Bitboard128(carried));
+        dropped += reductions::edge_count(&view, Bitboard128(carried));
         view.full_hash = self.component_hash() ^ dropped_hash;
+        debug_assert_eq!(
+            view.full_hash,
+            token_key(view.token) ^ reductions::edges_hash(&view, view.component)
+        );
         view.outside_hash = 0;
         view.outside_edges = self.edges.count() - (self.component_edge_count() - dropped);
         view.settle();

@@ -546,6 +546,21 @@ fn the_shared_settled_table_gives_back_what_was_settled() {
 }
 
 #[test]
+fn a_part_cut_off_behind_a_trap_takes_its_edges_out_of_the_view() {
+    // 1 is a trap (beside the leaf 6); dropping it cuts off the triangle 2-3-4 with its three
+    // edges, so the view is the triangle 0-7-8 alone, hashed and counted as such.
+    let pos = Geography::parse_position("9 0 9 0 1 1 6 1 2 2 3 3 4 2 4 0 7 7 8 8 0")
+        .unwrap()
+        .with_reductions(Reductions::BASIC.with(Reductions::TRAPS));
+    assert_eq!(pos.traps, 1 << 1);
+    let view = pos.without_traps();
+    assert_eq!(view.component.0, 1 << 0 | 1 << 7 | 1 << 8);
+    let triangle = Geography::parse_position("9 0 3 0 7 7 8 8 0").unwrap();
+    assert_eq!(view.component_hash(), triangle.full_hash());
+    assert_eq!(view.component_edge_count(), 3);
+}
+
+#[test]
 fn traps_cascade_along_a_path() {
     // A path 0-1-2-3-4-5 with the token on 0: 4 is next to the leaf 5, so 4 is a trap; then
     // 3 is a leaf, so 2 is a trap too; 1 is then a leaf next to the token, an immediate win.
