@@ -1161,21 +1161,35 @@ impl KernelOnPath {
     }
 
     /// Adds the kernel vector `vec` whose coordinates on the path are `key`.
-    fn add(&mut self, mut key: u32, mut vec: u128) {
-        while key != 0 {
-            let b = key.trailing_zeros() as usize;
-            if self.reach[b].0 == 0 {
-                self.reach[b] = (key, vec);
-                return;
-            }
-            key ^= self.reach[b].0;
-            vec ^= self.reach[b].1;
+    fn add(&mut self, key: u32, vec: u128) {
+        if let Some(vec) = reach_or_zero(&mut self.reach, key, vec) {
+            self.push_zero(vec);
         }
+    }
+
+    /// Counts a kernel vector vanishing on the path, kept while there is room.
+    fn push_zero(&mut self, vec: u128) {
         if self.zeros < ZERO_ON_PATH {
             self.zero[self.zeros] = vec;
         }
         self.zeros += 1;
     }
+}
+
+/// Reduces the kernel vector `vec` with coordinates `key` on a path by `reach` (a vector per
+/// lowest bit of its coordinates): it joins `reach` when it brings a new lowest bit, else
+/// comes back, reduced, vanishing on the path.
+fn reach_or_zero(reach: &mut [(u32, u128); 8], mut key: u32, mut vec: u128) -> Option<u128> {
+    while key != 0 {
+        let b = key.trailing_zeros() as usize;
+        if reach[b].0 == 0 {
+            reach[b] = (key, vec);
+            return None;
+        }
+        key ^= reach[b].0;
+        vec ^= reach[b].1;
+    }
+    Some(vec)
 }
 
 /// The kernel of the unchanged rows by its coordinates on a path's prefix, as
@@ -1189,17 +1203,10 @@ struct PrefixKernel {
 
 impl PrefixKernel {
     /// Adds the kernel vector `vec` whose coordinates on the prefix are `key`.
-    fn add(&mut self, mut key: u32, mut vec: u128) {
-        while key != 0 {
-            let b = key.trailing_zeros() as usize;
-            if self.reach[b].0 == 0 {
-                self.reach[b] = (key, vec);
-                return;
-            }
-            key ^= self.reach[b].0;
-            vec ^= self.reach[b].1;
+    fn add(&mut self, key: u32, vec: u128) {
+        if let Some(vec) = reach_or_zero(&mut self.reach, key, vec) {
+            self.zero.push(vec);
         }
-        self.zero.push(vec);
     }
 
     /// Makes `out` the [`KernelOnPath`] of the prefix (`n0` vertices) and then `z` (index `n0`,
@@ -1223,10 +1230,7 @@ impl PrefixKernel {
             } else {
                 vec ^ out.reach[n0].1
             };
-            if out.zeros < ZERO_ON_PATH {
-                out.zero[out.zeros] = vec;
-            }
-            out.zeros += 1;
+            out.push_zero(vec);
         }
     }
 }
