@@ -599,6 +599,10 @@ thread_local! {
 thread_local! {
     /// How many settled positions found their parent's tests (for the tests).
     pub(super) static INHERITED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many split tests of [`Nearby::any_loss_after`] found a parity set without the
+    /// prefix's last vertex, and how many found one holding it (for the tests).
+    pub(super) static SPLIT_FOUND: std::cell::Cell<(usize, usize)> =
+        const { std::cell::Cell::new((0, 0)) };
 }
 
 /// What a child takes from its parent's [`ChildTests`].
@@ -1017,31 +1021,15 @@ impl<'p> Nearby<'p> {
         if zeros > KERNEL_ENUMERATION_DIM || firsts.len() << zeros > 1 << KERNEL_ENUMERATION_DIM {
             return None;
         }
-        let n = shape.len;
-        // The rows of the path's vertices after the moves.
-        let mut rows = [0u128; 8];
-        for (row, &v) in rows.iter_mut().zip(&shape.verts[..n]) {
-            *row = self.pos.rows[v as usize];
-        }
-        for &(i, j) in &shape.edges[..shape.steps] {
-            rows[i as usize] &= !(1u128 << shape.verts[j as usize]);
-            rows[j as usize] &= !(1u128 << shape.verts[i as usize]);
-        }
-        let independent = |x: u128| {
-            for (&v, &row) in shape.verts[..n].iter().zip(&rows) {
-                if x >> v & 1 == 1 && row & x != 0 {
-                    return false;
-                }
-            }
-            Bitboard128(x & !shape.mask).into_iter().all(|w| self.pos.rows[w as usize] & x == 0)
-        };
+        let after = shape.rows_after(&self.pos.rows);
+        let independent = |x: u128| shape.independent(&after, &self.pos.rows, x);
         Some(firsts.iter().any(|&x| any_in_coset(x, &zero[..zeros], independent)))
     }
 
     /// Whether some last move `z` of `lasts` (moves from the last vertex of `prefix`, a path of
     /// distinct vertices starting at the token) puts the player on `z` in a parity set, as
-    /// [`Nearby::loss_after`] of `prefix` then `z` would say, and whether some test gave up
-    /// without an answer found. The work the paths share (the prefix's shape, unit reductions,
+    /// [`Nearby::loss_after`] of `prefix` then `z` would say, and, when none does, whether some
+    /// test gave up. The work the paths share (the prefix's shape, unit reductions,
     /// the kernel on it and the images of its edges) is done once; a `z` on the prefix is
     /// tested on its own.
     pub(super) fn any_loss_after(&mut self, prefix: &[u8], lasts: u128) -> (bool, bool) {
@@ -1075,8 +1063,41 @@ impl<'p> Nearby<'p> {
         let last = head.token;
         let last_on = head.on_path(units[last].0);
         let mut kernel = KernelOnPath::new();
-        let beyond =
-            Beyond { head: &head, units: &units, prefix_kernel: &prefix_kernel, images: &images };
+        // Split on the coordinate of the prefix's last vertex when no test below can give up
+        // (at most 2^n0 solvable assignments, each with at most 2^k kernel vectors vanishing on
+        // the path) and the half it takes off costs little to enumerate.
+        let k = prefix_kernel.zero.len();
+        let split =
+            n0 <= 5 && k <= SPLIT_ZEROS && (1usize << n0) << k <= 1 << KERNEL_ENUMERATION_DIM;
+        let mut held: ArrayVec<(u128, u128, u32), 16> = ArrayVec::new();
+        if split {
+            let (mut sum, mut residue) =
+                (units[last].0 ^ images[last].0, units[last].1 ^ images[last].1);
+            let mut bits = 1u32 << last | 1 << n0;
+            for step in 0u32..1 << (n0 - 1) {
+                if step > 0 {
+                    let b = step.trailing_zeros() as usize;
+                    let i = b + usize::from(b >= last);
+                    sum ^= images[i].0;
+                    residue ^= images[i].1;
+                    bits ^= 1 << i;
+                }
+                held.push((sum, residue, bits));
+            }
+        }
+        let beyond = Beyond {
+            head: &head,
+            units: &units,
+            prefix_kernel: &prefix_kernel,
+            images: &images,
+            split,
+            held: &held,
+        };
+        if split && self.free_answers(&beyond, last_on) & lasts & !head.mask != 0 {
+            #[cfg(test)]
+            SPLIT_FOUND.with(|n| n.set((n.get().0 + 1, n.get().1)));
+            return (true, false);
+        }
         for z in Bitboard128(lasts) {
             let z = z as u8;
             let answer = if head.mask >> z & 1 == 1 {
@@ -1096,6 +1117,11 @@ impl<'p> Nearby<'p> {
 
     /// [`Nearby::loss_after`] of the prefix then a move to `z`, off the prefix, from what
     /// [`Nearby::any_loss_after`] worked out for the prefix (`kernel` is scratch space).
+    ///
+    /// When the prefix is split, only the solutions whose coordinate on the prefix's last vertex
+    /// is 1 are looked at (those with 0 are [`Nearby::free_answers`]'s): an assignment is
+    /// solvable when its residue is `z`'s, which most are not, so most `z` end before the
+    /// kernel on the path is worked out.
     fn loss_after_beyond(
         &mut self,
         prefix: &Beyond,
@@ -1107,6 +1133,37 @@ impl<'p> Nearby<'p> {
         let (n0, last) = (head.len, head.token);
         let uz = self.unit(z as usize);
         let z_bit = |x: u128| ((x >> z & 1) as u32) << n0;
+        let mut firsts = ArrayVec::new();
+        if prefix.split {
+            if prefix.held.iter().all(|h| h.1 != uz.1) {
+                return Some(false);
+            }
+            prefix.prefix_kernel.with_vertex(n0, z, kernel);
+            for &(sum, residue, bits) in prefix.held {
+                if residue != uz.1 {
+                    continue;
+                }
+                let mut x = sum ^ uz.0;
+                let mut left = head.on_path(x) ^ z_bit(x) ^ bits;
+                while left != 0 {
+                    let (key, vec) = kernel.reach[left.trailing_zeros() as usize];
+                    if key == 0 {
+                        break;
+                    }
+                    left ^= key;
+                    x ^= vec;
+                }
+                if left == 0 {
+                    firsts.push(x);
+                }
+            }
+            let answer = self.finish_beyond(head, z, &firsts, kernel);
+            #[cfg(test)]
+            if answer == Some(true) {
+                SPLIT_FOUND.with(|n| n.set((n.get().0, n.get().1 + 1)));
+            }
+            return answer;
+        }
         prefix.prefix_kernel.with_vertex(n0, z, kernel);
         // The images with the edge {last, z}: setting z puts e_last into D v, setting last
         // puts e_z; each with its mismatch against the assignment.
@@ -1120,11 +1177,22 @@ impl<'p> Nearby<'p> {
         for (i, image) in images.iter_mut().enumerate() {
             image.2 = image.2 ^ z_bit(image.0) ^ 1 << i;
         }
-        let mut firsts = ArrayVec::new();
         gray_solutions(&images, n0, &kernel.reach, &mut firsts)?;
+        self.finish_beyond(head, z, &firsts, kernel)
+    }
+
+    /// [`Nearby::finish`] of the prefix `head` then a move to `z`.
+    fn finish_beyond(
+        &self,
+        head: &PathShape,
+        z: u8,
+        firsts: &[u128],
+        kernel: &KernelOnPath,
+    ) -> Option<bool> {
         if firsts.is_empty() {
             return Some(false);
         }
+        let (n0, last) = (head.len, head.token);
         let mut shape = PathShape { ..*head };
         shape.verts[n0] = z;
         shape.mask |= 1u128 << z;
@@ -1132,9 +1200,71 @@ impl<'p> Nearby<'p> {
         shape.edges[shape.steps] = (last as u8, n0 as u8);
         shape.steps += 1;
         shape.token = n0;
-        self.finish(&shape, &firsts, kernel)
+        self.finish(&shape, firsts, kernel)
     }
 }
+
+impl Nearby<'_> {
+    /// The vertices `z` off the prefix for which a move `last -> z` after the prefix puts the
+    /// player on `z` in a parity set by a set without `last` (the prefix's last vertex).
+    ///
+    /// Such a set `v` (with `v_z = 1`, `v_last = 0`) solves `A v = D_P v + e_last` (`D_P` the
+    /// prefix's edges), whatever `z` is: the edge `{last, z}` adds `v_z e_last + v_last e_z`
+    /// to `D v`. And it is independent after the move exactly when it is after the prefix
+    /// (the edge `{last, z}` has no end in it but `z`). So every independent solution of that
+    /// system, over the assignments on the prefix with `last`'s coordinate 0, serves every `z`
+    /// it holds: one enumeration for all of them ([`Nearby::any_loss_after`] tests only the
+    /// sets holding `last` per `z`).
+    fn free_answers(&self, prefix: &Beyond, last_on: u32) -> u128 {
+        let head = prefix.head;
+        let (n0, last) = (head.len, head.token);
+        let after = head.rows_after(&self.pos.rows);
+        let independent = |x: u128| head.independent(&after, &self.pos.rows, x);
+        let zero = &prefix.prefix_kernel.zero;
+        let (mut sum, mut residue, mut mismatch) =
+            (prefix.units[last].0, prefix.units[last].1, last_on);
+        let mut found = 0u128;
+        for step in 0u32..1 << (n0 - 1) {
+            if step > 0 {
+                let b = step.trailing_zeros() as usize;
+                let i = b + usize::from(b >= last);
+                let image = prefix.images[i];
+                sum ^= image.0;
+                residue ^= image.1;
+                mismatch ^= image.2 ^ 1 << i;
+            }
+            if residue != 0 {
+                continue;
+            }
+            let (mut x, mut left) = (sum, mismatch);
+            while left != 0 {
+                let (key, vec) = prefix.prefix_kernel.reach[left.trailing_zeros() as usize];
+                if key == 0 {
+                    break;
+                }
+                left ^= key;
+                x ^= vec;
+            }
+            if left != 0 {
+                continue;
+            }
+            if independent(x) {
+                found |= x;
+            }
+            for i in 1u32..1 << zero.len() {
+                x ^= zero[i.trailing_zeros() as usize];
+                if independent(x) {
+                    found |= x;
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Largest number of kernel vectors vanishing on a prefix for which [`Nearby::any_loss_after`]
+/// enumerates [`Nearby::free_answers`] (`2^k` sets per assignment).
+const SPLIT_ZEROS: usize = 4;
 
 /// What the tests of the last moves after one prefix share ([`Nearby::any_loss_after`]): its
 /// shape, the unit reductions of its vertices, the kernel on it and the images of its edges.
@@ -1143,6 +1273,13 @@ struct Beyond<'a> {
     units: &'a [(u128, u128); 8],
     prefix_kernel: &'a PrefixKernel,
     images: &'a [(u128, u128, u32); 8],
+    /// Whether the tests split on the coordinate of the prefix's last vertex
+    /// ([`Nearby::free_answers`]).
+    split: bool,
+    /// When split: for each assignment on the prefix with the last vertex's coordinate 1 (and
+    /// the next vertex's), the solution part and residue of `D v` but for the next vertex's
+    /// unit, and the assignment's bits.
+    held: &'a [(u128, u128, u32)],
 }
 
 /// The kernel of the unchanged rows by its coordinates on a path: for each lowest bit, a kernel
@@ -1272,6 +1409,32 @@ impl PathShape {
         shape
     }
 
+    /// The rows of the path's vertices (by index) after its moves, from the rows before.
+    #[inline(always)]
+    fn rows_after(&self, rows: &[u128; MAX_VERTICES]) -> [u128; 8] {
+        let mut after = [0u128; 8];
+        for (row, &v) in after.iter_mut().zip(&self.verts[..self.len]) {
+            *row = rows[v as usize];
+        }
+        for &(i, j) in &self.edges[..self.steps] {
+            after[i as usize] &= !(1u128 << self.verts[j as usize]);
+            after[j as usize] &= !(1u128 << self.verts[i as usize]);
+        }
+        after
+    }
+
+    /// Whether no two vertices of `x` are adjacent after the path's moves (`after` from
+    /// [`PathShape::rows_after`], `rows` before the moves).
+    #[inline(always)]
+    fn independent(&self, after: &[u128; 8], rows: &[u128; MAX_VERTICES], x: u128) -> bool {
+        for (&v, &row) in self.verts[..self.len].iter().zip(after) {
+            if x >> v & 1 == 1 && row & x != 0 {
+                return false;
+            }
+        }
+        Bitboard128(x & !self.mask).into_iter().all(|w| rows[w as usize] & x == 0)
+    }
+
     /// The bits of `x` on the path's vertices, by index.
     fn on_path(&self, x: u128) -> u32 {
         let mut bits = 0u32;
@@ -1322,15 +1485,12 @@ fn gray_solutions(
     firsts: &mut ArrayVec<u128, SOLUTIONS>,
 ) -> Option<()> {
     let (mut sum, mut residue, mut mismatch) = images[token];
-    let mut others = [0usize; 8];
-    let mut count = 0;
-    for i in (0..images.len()).filter(|&i| i != token) {
-        others[count] = i;
-        count += 1;
-    }
+    // The other coordinates by their rank: the token's index is skipped.
+    let count = images.len() - 1;
     for step in 0u32..1 << count {
         if step > 0 {
-            let image = images[others[step.trailing_zeros() as usize]];
+            let b = step.trailing_zeros() as usize;
+            let image = images[b + usize::from(b >= token)];
             sum ^= image.0;
             residue ^= image.1;
             mismatch ^= image.2;
