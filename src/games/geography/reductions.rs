@@ -1138,25 +1138,40 @@ impl<'p> Nearby<'p> {
             if prefix.held.iter().all(|h| h.1 != uz.1) {
                 return Some(false);
             }
-            prefix.prefix_kernel.with_vertex(n0, z, kernel);
+            // The kernel on the path is the prefix's, with `z`'s coordinate fixed last by the
+            // first vector vanishing on the prefix that holds `z` (as `with_vertex` builds it,
+            // which is needed only when a solution is found).
+            let pk = prefix.prefix_kernel;
+            let on_z = || pk.zero.iter().copied().find(|&vec| vec >> z & 1 == 1);
             for &(sum, residue, bits) in prefix.held {
                 if residue != uz.1 {
                     continue;
                 }
                 let mut x = sum ^ uz.0;
-                let mut left = head.on_path(x) ^ z_bit(x) ^ bits;
+                let mut left = head.on_path(x) ^ bits & ((1 << n0) - 1);
                 while left != 0 {
-                    let (key, vec) = kernel.reach[left.trailing_zeros() as usize];
+                    let (key, vec) = pk.reach[left.trailing_zeros() as usize];
                     if key == 0 {
                         break;
                     }
                     left ^= key;
                     x ^= vec;
                 }
-                if left == 0 {
-                    firsts.push(x);
+                if left != 0 {
+                    continue;
                 }
+                if x >> z & 1 == 0 {
+                    match on_z() {
+                        Some(vec) => x ^= vec,
+                        None => continue,
+                    }
+                }
+                firsts.push(x);
             }
+            if firsts.is_empty() {
+                return Some(false);
+            }
+            pk.with_vertex(n0, z, kernel);
             let answer = self.finish_beyond(head, z, &firsts, kernel);
             #[cfg(test)]
             if answer == Some(true) {
