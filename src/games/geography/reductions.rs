@@ -1147,19 +1147,12 @@ impl<'p> Nearby<'p> {
                 if residue != uz.1 {
                     continue;
                 }
-                let mut x = sum ^ uz.0;
-                let mut left = head.on_path(x) ^ bits & ((1 << n0) - 1);
-                while left != 0 {
-                    let (key, vec) = pk.reach[left.trailing_zeros() as usize];
-                    if key == 0 {
-                        break;
-                    }
-                    left ^= key;
-                    x ^= vec;
-                }
-                if left != 0 {
+                let x = sum ^ uz.0;
+                let Some(mut x) =
+                    fix_on_path(&pk.reach, x, head.on_path(x) ^ bits & ((1 << n0) - 1))
+                else {
                     continue;
-                }
+                };
                 if x >> z & 1 == 0 {
                     match on_z() {
                         Some(vec) => x ^= vec,
@@ -1251,18 +1244,9 @@ impl Nearby<'_> {
             if residue != 0 {
                 continue;
             }
-            let (mut x, mut left) = (sum, mismatch);
-            while left != 0 {
-                let (key, vec) = prefix.prefix_kernel.reach[left.trailing_zeros() as usize];
-                if key == 0 {
-                    break;
-                }
-                left ^= key;
-                x ^= vec;
-            }
-            if left != 0 {
+            let Some(mut x) = fix_on_path(&prefix.prefix_kernel.reach, sum, mismatch) else {
                 continue;
-            }
+            };
             if independent(x) {
                 found |= x;
             }
@@ -1516,21 +1500,26 @@ fn gray_solutions(
         if residue != 0 {
             continue;
         }
-        // The kernel of the unchanged rows fixes the path's coordinates, if it can.
-        let (mut solution, mut left) = (sum, mismatch);
-        while left != 0 {
-            let b = left.trailing_zeros() as usize;
-            if reach[b].0 == 0 {
-                break;
-            }
-            left ^= reach[b].0;
-            solution ^= reach[b].1;
-        }
-        if left == 0 {
+        if let Some(solution) = fix_on_path(reach, sum, mismatch) {
             firsts.try_push(solution).ok()?;
         }
     }
     Some(())
+}
+
+/// `x` with the kernel vectors of `reach` (one per lowest bit of their coordinates on a path)
+/// added to cancel its mismatch `left` with the assignment on the path, or `None` when they
+/// cannot.
+fn fix_on_path(reach: &[(u32, u128); 8], mut x: u128, mut left: u32) -> Option<u128> {
+    while left != 0 {
+        let (key, vec) = reach[left.trailing_zeros() as usize];
+        if key == 0 {
+            return None;
+        }
+        left ^= key;
+        x ^= vec;
+    }
+    Some(x)
 }
 
 /// The parity-set loss certificate ([`Reductions::PARITY_SET`]): `true` when some independent
