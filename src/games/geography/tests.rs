@@ -1167,3 +1167,46 @@ fn shared_base_elimination_and_inherited_tests_give_the_plain_answers() {
         "{compared} {undecided} {with_traps} {inherited}"
     );
 }
+
+/// df-pn's remembered children ([`crate::search::dfpn::DfpnSolver::with_child_cache`]) change
+/// nothing but the work: on random graphs of 8 to 12 vertices, with the plain rules and with the
+/// default reductions, the cache from the first node gives the same outcome and the same node
+/// count as no cache (one thread), and the outcome of brute force where that finishes.
+#[test]
+fn remembered_children_change_no_search() {
+    use crate::search::dfpn::DfpnSolver;
+    use crate::search::{Solver, SolverOptions};
+    let mut rng = KeyStream::new(33);
+    let options = SolverOptions { tt_mib: 4, epsilon: Some(0.5), ..SolverOptions::default() };
+    let deep = GUIDANCE
+        .with(Reductions::PARITY_SET)
+        .with(Reductions::PARITY_WIN)
+        .with(Reductions::PARITY_DEEP)
+        .with(Reductions::TRAPS);
+    let (mut remembered_nodes, mut brute_checked) = (0, 0);
+    for i in 0..240 {
+        let n = 8 + below(&mut rng, 5) as usize;
+        let graph = random_graph(n, 25 + below(&mut rng, 20), &mut rng);
+        let token = below(&mut rng, n as u64) as u8;
+        let pos = start_with_random_moves(graph, token, &mut rng);
+        let pos = if i % 2 == 0 { pos } else { pos.with_reductions(deep) };
+        let mut with = DfpnSolver::new(&options).with_child_cache(Some(0));
+        let mut without = DfpnSolver::new(&options).with_child_cache(None);
+        let a = with.solve(&pos, &Limits::default());
+        let b = without.solve(&pos, &Limits::default());
+        let what = pos.format_position();
+        assert!(a.outcome.is_some(), "{what}");
+        assert_eq!(a.outcome, b.outcome, "{what}");
+        assert_eq!(a.stats.nodes, b.stats.nodes, "{what}");
+        remembered_nodes += a.stats.nodes;
+        if n <= 10
+            && let Some(truth) = brute(&pos)
+        {
+            assert_eq!(a.outcome, Some(truth), "{what}");
+            brute_checked += 1;
+        }
+    }
+    println!("{remembered_nodes} nodes, {brute_checked} checked by brute force");
+    assert!(remembered_nodes > 50_000, "{remembered_nodes}");
+    assert!(brute_checked > 100, "{brute_checked}");
+}

@@ -102,6 +102,21 @@
 //! Stored facts are valid in any context, so the root's answer is exact: it equals the value of
 //! [`BruteSolver`](super::brute::BruteSolver), which is the value of the infinite game.
 //!
+//! # Remembered children
+//!
+//! df-pn enters a node again and again as its thresholds grow, and each entry needs the
+//! children's table keys and initial numbers: without care every entry plays every move again
+//! (for geography a copy of the position, the move and the component's upkeep per child, the
+//! settling itself memoised). In acyclic games those are functions of the position, so each
+//! thread keeps a direct-mapped cache of the lists it generated (2^14 lists of up to 16
+//! children, allocated once the thread has visited 4096 nodes); a node entered again reads its
+//! children's keys and initial numbers from it and only probes the table, and only the child
+//! searched next is played. The lists are exactly what the generation gives (a list cut short
+//! by a solved child read from the table is not kept, the table may lose it), so the search
+//! and its node counts are the same with the cache as without
+//! ([`DfpnSolver::with_child_cache`]). Geography `s8:52` (one thread, callgrind): 4.851G ->
+//! 4.715G instructions, the same 77,116 nodes.
+//!
 //! # Threads
 //!
 //! With [`SolverOptions::threads`] `> 1`, every thread of an explicit rayon pool runs the same
@@ -154,6 +169,8 @@ pub struct DfpnSolver {
     probe: bool,
     /// [`SolverOptions::helper_join`].
     helper_join: u64,
+    /// Nodes a thread visits before it remembers children (acyclic games); `None`: never.
+    cache_after: Option<u64>,
 }
 
 impl DfpnSolver {
@@ -170,6 +187,7 @@ impl DfpnSolver {
             helper_join: options.helper_join,
             mobility: options.mobility,
             probe: options.win_probe,
+            cache_after: Some(worker::CACHE_AFTER),
         }
     }
 
@@ -178,6 +196,15 @@ impl DfpnSolver {
     #[must_use]
     pub fn with_mobility(mut self, on: bool) -> Self {
         self.mobility = on;
+        self
+    }
+
+    /// Sets after how many nodes a search thread starts remembering the children of the nodes
+    /// it expands (acyclic games only; see the [module docs](self#remembered-children)):
+    /// `None` never, default `Some(4096)`. The search is the same either way, only faster.
+    #[must_use]
+    pub fn with_child_cache(mut self, after: Option<u64>) -> Self {
+        self.cache_after = after;
         self
     }
 
@@ -224,6 +251,7 @@ impl DfpnSolver {
             weak: self.weak,
             mobility: self.mobility,
             probe: self.probe,
+            cache_after: self.cache_after,
             limits,
             start,
             nodes,

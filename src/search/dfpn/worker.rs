@@ -5,9 +5,11 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
+
 use super::MAX_PLY;
 use super::entry::{DfpnEntry, INF, MAX_FINITE};
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, Outcome};
 use crate::search::history::repeated_index;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stats};
@@ -18,6 +20,78 @@ const NO_REP: u32 = u32::MAX;
 const DISPROVER_SALT: u64 = 0x5DEE_CE66_D1CE_4E5B;
 /// Nodes between two checks of the limits.
 const CHECK_EVERY: u64 = 1024;
+
+/// Marks a remembered child whose initial numbers were not worked out (it was in the table).
+const UNKNOWN: (u64, u64) = (u64::MAX, u64::MAX);
+/// The most children a remembered list holds (nodes with more are not remembered).
+const CACHE_WIDTH: usize = 16;
+/// Bits of the index of a thread's [`ChildCache`] (2^14 lists, about 8.5 MiB for one-byte moves).
+const CACHE_BITS: u32 = 14;
+/// Nodes a search thread visits before it allocates its cache by default: small searches
+/// never pay for it.
+pub(super) const CACHE_AFTER: u64 = 4096;
+
+/// A remembered child: its move, table key, and initial numbers (or [`UNKNOWN`]); `ended` if
+/// the game is over there (then the numbers are its result and the table is not read).
+#[derive(Clone, Copy, Debug)]
+struct Known<M> {
+    mv: M,
+    key: u64,
+    numbers: (u64, u64),
+    ended: bool,
+}
+
+/// The children of one node as [`Worker::children`] generated them the first time.
+type Remembered<M> = ArrayVec<Known<M>, CACHE_WIDTH>;
+
+/// One thread's direct-mapped cache of the children of the nodes it expanded, by table key
+/// (acyclic games only, where a child's initial numbers do not depend on the path).
+///
+/// df-pn enters a node again and again as its thresholds grow, and every entry used to play
+/// every move again to find the children's keys and initial numbers (for geography a clone of
+/// the position, the move and the component's upkeep per child). Those are functions of the
+/// position, so they are remembered; only the table is read again. The lists are exactly what
+/// the generation gives, so the search and its node counts are the same with or without the
+/// cache. A list cut short by a solved child read from the table is not remembered (the table
+/// may lose it).
+struct ChildCache<M> {
+    keys: Vec<u64>,
+    lists: Vec<Remembered<M>>,
+}
+
+impl<M: Copy> ChildCache<M> {
+    fn new() -> Self {
+        ChildCache { keys: Vec::new(), lists: Vec::new() }
+    }
+
+    fn index(key: u64) -> usize {
+        (key & ((1 << CACHE_BITS) - 1)) as usize
+    }
+
+    /// The slot holding the list of the node with table key `key`.
+    fn find(&self, key: u64) -> Option<usize> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let i = Self::index(key);
+        (self.keys[i] == key && !self.lists[i].is_empty()).then_some(i)
+    }
+
+    /// Remembers `list` for `key` (allocating the cache once the thread has visited `after`
+    /// nodes), replacing whatever the slot held.
+    fn store(&mut self, key: u64, list: Remembered<M>, nodes: u64, after: u64) {
+        if self.keys.is_empty() {
+            if nodes < after {
+                return;
+            }
+            self.keys = vec![0; 1 << CACHE_BITS];
+            self.lists = (0..1 << CACHE_BITS).map(|_| ArrayVec::new()).collect();
+        }
+        let i = Self::index(key);
+        self.keys[i] = key;
+        self.lists[i] = list;
+    }
+}
 
 /// Shared counters of how many threads are inside each (hashed) node.
 pub(super) struct Busy {
@@ -68,6 +142,8 @@ pub(super) struct Shared<'a> {
     pub weak: bool,
     pub mobility: bool,
     pub probe: bool,
+    /// Nodes a thread visits before it allocates its [`ChildCache`]; `None`: no cache.
+    pub cache_after: Option<u64>,
     pub limits: &'a Limits,
     pub start: Instant,
     pub nodes: &'a AtomicU64,
@@ -89,6 +165,8 @@ pub(super) struct Worker<'a, G: Game> {
     /// Tie-breaking seed; 0 keeps the natural move order.
     rng: u64,
     root_children: Vec<Child<G::Move>>,
+    /// The children of the nodes this thread expanded.
+    cache: ChildCache<G::Move>,
 }
 
 /// Bits of the hash indexing [`Worker::path_filter`].
@@ -138,6 +216,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(thread as u64)
             },
             root_children: Vec::new(),
+            cache: ChildCache::new(),
         }
     }
 
@@ -170,69 +249,142 @@ impl<'a, G: Game> Worker<'a, G> {
         repeated_index(&self.path, pos).map(|i| i as u32)
     }
 
-    /// The children of `pos` with their initial numbers (game end, repetition, table, or the
-    /// mobility / 1-1 estimate). Stops at the first child that settles `pos` for its mover
-    /// without depending on the path: the other children cannot change the result.
-    fn children(&mut self, pos: &G, mover_proves: bool) -> Vec<Child<G::Move>> {
+    /// The children of `pos` (table key `key`) with their initial numbers (game end,
+    /// repetition, table, or the hint / mobility / 1-1 estimate). Stops at the first child that
+    /// settles `pos` for its mover without depending on the path: the other children cannot
+    /// change the result. In acyclic games the list is remembered (see [`ChildCache`]) and a
+    /// frame entering `pos` again reads it instead of playing every move again.
+    fn children(&mut self, pos: &G, key: u64, mover_proves: bool) -> Vec<Child<G::Move>> {
+        if G::ACYCLIC
+            && let Some(slot) = self.cache.find(key)
+        {
+            return self.children_remembered(pos, slot, mover_proves);
+        }
         let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         let child_proves = !mover_proves;
-        let mobility = self.shared.mobility;
-        let probe = self.shared.probe;
-        let mut grand = G::Moves::default();
         let solved = |goal_met: bool| if goal_met { (0, INF) } else { (INF, 0) };
         let mut out = Vec::with_capacity(moves.len());
+        let mut list = Remembered::new();
+        let mut complete =
+            G::ACYCLIC && self.shared.cache_after.is_some() && moves.len() <= CACHE_WIDTH;
         for &mv in moves.iter() {
             let mut child = pos.clone();
             child.play(mv);
             let key = tt_key(child.hash(), child_proves);
             let mut rep = NO_REP;
             let mut seen = false;
+            let mut initial = UNKNOWN;
+            let mut ended = false;
             let (phi, delta) = if let Some(o) = child.outcome() {
-                solved(if child_proves { o == Outcome::Win } else { o != Outcome::Loss })
+                ended = true;
+                initial = solved(if child_proves { o == Outcome::Win } else { o != Outcome::Loss });
+                initial
             } else if let Some(ply) = self.repetition(&child) {
                 rep = ply;
                 solved(!child_proves)
             } else if let Some(e) = self.shared.tt.probe(key, &mut self.stats.tt) {
                 seen = true;
                 e.numbers()
-            } else if let Some((phi, delta)) = child.proof_numbers_hint() {
-                (phi.clamp(1, MAX_FINITE), delta.clamp(1, MAX_FINITE))
-            } else if mobility || probe {
-                // Mobility needs every reply; the probe only the first.
-                let first = if mobility {
-                    grand.clear();
-                    child.generate_moves(&mut grand);
-                    grand.first().copied()
-                } else {
-                    child.first_move()
-                };
-                let wins_at_once = probe
-                    && first.is_some_and(|g| {
-                        let mut next = child.clone();
-                        next.play(g);
-                        next.outcome().is_some_and(|o| {
-                            if child_proves { o == Outcome::Loss } else { o != Outcome::Win }
-                        })
-                    });
-                if wins_at_once {
-                    (0, INF)
-                } else if mobility {
-                    // Mobility: the child's mover needs one good move, its opponent must
-                    // refute all of them.
-                    (1, grand.len().max(1) as u64)
-                } else {
-                    (1, 1)
-                }
             } else {
-                (1, 1)
+                initial = self.initial_numbers(&child, child_proves);
+                initial
             };
             out.push(Child { mv, key, phi, delta, rep, work: 0, seen });
+            if complete {
+                list.push(Known { mv, key, numbers: initial, ended });
+            }
             if delta == 0 && rep == NO_REP {
+                // Cut short by the table: another visit may not be.
+                complete &= !seen;
+                break;
+            }
+        }
+        if complete && let Some(after) = self.shared.cache_after {
+            self.cache.store(key, list, self.stats.nodes, after);
+        }
+        out
+    }
+
+    /// [`Worker::children`] from a remembered list: game ends and initial numbers as they
+    /// were, the table read again; a child whose initial numbers were never worked out (it was
+    /// in the table then) is played now if the table lost it.
+    fn children_remembered(
+        &mut self,
+        pos: &G,
+        slot: usize,
+        mover_proves: bool,
+    ) -> Vec<Child<G::Move>> {
+        let list = self.cache.lists[slot].clone();
+        let child_proves = !mover_proves;
+        let mut out = Vec::with_capacity(list.len());
+        for (i, known) in list.iter().enumerate() {
+            let mut seen = false;
+            let (phi, delta) = if known.ended {
+                known.numbers
+            } else if let Some(e) = self.shared.tt.probe(known.key, &mut self.stats.tt) {
+                seen = true;
+                e.numbers()
+            } else if known.numbers != UNKNOWN {
+                known.numbers
+            } else {
+                let mut child = pos.clone();
+                child.play(known.mv);
+                let numbers = self.initial_numbers(&child, child_proves);
+                self.cache.lists[slot][i].numbers = numbers;
+                numbers
+            };
+            out.push(Child {
+                mv: known.mv,
+                key: known.key,
+                phi,
+                delta,
+                rep: NO_REP,
+                work: 0,
+                seen,
+            });
+            if delta == 0 {
                 break;
             }
         }
         out
+    }
+
+    /// Initial numbers of a child new to the search (not over, not a repetition, not in the
+    /// table): the game's hint, else mobility and the win probe as configured, else `1, 1`.
+    fn initial_numbers(&mut self, child: &G, child_proves: bool) -> (u64, u64) {
+        if let Some((phi, delta)) = child.proof_numbers_hint() {
+            return (phi.clamp(1, MAX_FINITE), delta.clamp(1, MAX_FINITE));
+        }
+        let (mobility, probe) = (self.shared.mobility, self.shared.probe);
+        if !mobility && !probe {
+            return (1, 1);
+        }
+        // Mobility needs every reply; the probe only the first.
+        let mut grand = G::Moves::default();
+        let first = if mobility {
+            child.generate_moves(&mut grand);
+            grand.first().copied()
+        } else {
+            child.first_move()
+        };
+        let wins_at_once = probe
+            && first.is_some_and(|g| {
+                let mut next = child.clone();
+                next.play(g);
+                next.outcome().is_some_and(|o| {
+                    if child_proves { o == Outcome::Loss } else { o != Outcome::Win }
+                })
+            });
+        if wins_at_once {
+            (0, INF)
+        } else if mobility {
+            // Mobility: the child's mover needs one good move, its opponent must refute all
+            // of them.
+            (1, grand.len().max(1) as u64)
+        } else {
+            (1, 1)
+        }
     }
 
     /// The threshold for the best child's `delta` given the second best `delta2`.
@@ -300,7 +452,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if let Some(busy) = self.shared.busy {
             busy.slot(key).fetch_add(1, Ordering::Relaxed);
         }
-        let mut children = self.children(pos, mover_proves);
+        let mut children = self.children(pos, key, mover_proves);
         let mut work = 1u64;
         let (phi, delta) = combine(&children, self.shared.weak);
         // Under table pressure a fresh-looking child may just have been evicted, and
