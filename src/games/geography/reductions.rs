@@ -101,9 +101,8 @@ pub fn traps(rows: &[u128; MAX_VERTICES], s: u8, leaves: u128) -> u128 {
             let w = check.trailing_zeros() as usize;
             check &= check - 1;
             let row = rows[w] & !dropped;
-            if row.is_power_of_two() {
-                found |= row;
-            }
+            // A single remaining neighbour (none: `row` is 0 and adds nothing).
+            found |= if row & row.wrapping_sub(1) == 0 { row } else { 0 };
         }
         found &= !(dropped | token);
         dropped |= found;
