@@ -671,6 +671,13 @@ const GUIDANCE: Reductions = Reductions::BASIC
     .with(Reductions::PN_HINT)
     .with(Reductions::PN_GUESS);
 
+/// [`GUIDANCE`] with the parity rules (set, win, three-move) and the leaf traps.
+const GUIDED_DEEP: Reductions = GUIDANCE
+    .with(Reductions::PARITY_SET)
+    .with(Reductions::PARITY_WIN)
+    .with(Reductions::PARITY_DEEP)
+    .with(Reductions::TRAPS);
+
 #[test]
 fn two_ply_rule_agrees_with_brute_force() {
     let mut rng = KeyStream::new(21);
@@ -802,11 +809,7 @@ fn solvers_with_guidance_agree_with_brute_force() {
             GUIDANCE.with(Reductions::TRAPS),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS),
             GUIDANCE.with(Reductions::PARITY_SET).with(Reductions::TRAPS).with(Reductions::PIECES),
-            GUIDANCE
-                .with(Reductions::PARITY_SET)
-                .with(Reductions::PARITY_WIN)
-                .with(Reductions::PARITY_DEEP)
-                .with(Reductions::TRAPS),
+            GUIDED_DEEP,
         ][i % 9];
         let pos = random_position(&mut rng, i % 9 == 0).with_reductions(flags);
         let Some(truth) = brute(&pos) else { continue };
@@ -1178,18 +1181,13 @@ fn remembered_children_change_no_search() {
     use crate::search::{Solver, SolverOptions};
     let mut rng = KeyStream::new(33);
     let options = SolverOptions { tt_mib: 4, epsilon: Some(0.5), ..SolverOptions::default() };
-    let deep = GUIDANCE
-        .with(Reductions::PARITY_SET)
-        .with(Reductions::PARITY_WIN)
-        .with(Reductions::PARITY_DEEP)
-        .with(Reductions::TRAPS);
     let (mut remembered_nodes, mut brute_checked) = (0, 0);
     for i in 0..240 {
         let n = 8 + below(&mut rng, 5) as usize;
         let graph = random_graph(n, 25 + below(&mut rng, 20), &mut rng);
         let token = below(&mut rng, n as u64) as u8;
         let pos = start_with_random_moves(graph, token, &mut rng);
-        let pos = if i % 2 == 0 { pos } else { pos.with_reductions(deep) };
+        let pos = if i % 2 == 0 { pos } else { pos.with_reductions(GUIDED_DEEP) };
         let mut with = DfpnSolver::new(&options).with_child_cache(Some(0));
         let mut without = DfpnSolver::new(&options).with_child_cache(None);
         let a = with.solve(&pos, &Limits::default());

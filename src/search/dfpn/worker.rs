@@ -9,7 +9,7 @@ use arrayvec::ArrayVec;
 
 use super::MAX_PLY;
 use super::entry::{DfpnEntry, INF, MAX_FINITE};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, MoveList, Outcome};
 use crate::search::history::repeated_index;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stats};
@@ -167,6 +167,8 @@ pub(super) struct Worker<'a, G: Game> {
     root_children: Vec<Child<G::Move>>,
     /// The children of the nodes this thread expanded.
     cache: ChildCache<G::Move>,
+    /// Buffer for the replies of a child whose mobility is counted.
+    grand: G::Moves,
 }
 
 /// Bits of the hash indexing [`Worker::path_filter`].
@@ -217,6 +219,7 @@ impl<'a, G: Game> Worker<'a, G> {
             },
             root_children: Vec::new(),
             cache: ChildCache::new(),
+            grand: G::Moves::default(),
         }
     }
 
@@ -315,10 +318,11 @@ impl<'a, G: Game> Worker<'a, G> {
         slot: usize,
         mover_proves: bool,
     ) -> Vec<Child<G::Move>> {
-        let list = self.cache.lists[slot].clone();
+        let len = self.cache.lists[slot].len();
         let child_proves = !mover_proves;
-        let mut out = Vec::with_capacity(list.len());
-        for (i, known) in list.iter().enumerate() {
+        let mut out = Vec::with_capacity(len);
+        for i in 0..len {
+            let known = self.cache.lists[slot][i];
             let mut seen = false;
             let (phi, delta) = if known.ended {
                 known.numbers
@@ -361,9 +365,10 @@ impl<'a, G: Game> Worker<'a, G> {
             return (1, 1);
         }
         // Mobility needs every reply; the probe only the first.
-        let mut grand = G::Moves::default();
+        let grand = &mut self.grand;
+        grand.clear();
         let first = if mobility {
-            child.generate_moves(&mut grand);
+            child.generate_moves(grand);
             grand.first().copied()
         } else {
             child.first_move()
