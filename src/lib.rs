@@ -9,6 +9,7 @@ pub mod games;
 pub mod geometry;
 pub mod graph;
 pub mod lineio;
+pub mod memory;
 pub mod notation;
 pub mod protocol;
 pub mod results;

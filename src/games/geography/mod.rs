@@ -735,7 +735,7 @@ mod settled {
     use std::sync::atomic::AtomicU64;
     use std::sync::atomic::Ordering::Relaxed;
 
-    /// Entries (a power of two; up to 20 MiB a thread, in pages touched only as they are used).
+    /// Entries (a power of two; 20 MiB a thread, written when made: see [`crate::memory`]).
     /// Four times as many saved no time on the hard positions of
     /// `scripts/geography-reach-hard.sh`.
     const ENTRIES: usize = 1 << 19;
@@ -744,7 +744,8 @@ mod settled {
         /// Slots of the key (0: empty), the traps' two halves, the canonical hash and the
         /// result; all zeros, so the allocation is zeroed pages the kernel maps lazily (a
         /// thread that memoises little costs little memory).
-        static MEMO: RefCell<Vec<[u64; 5]>> = RefCell::new(vec![[0; 5]; ENTRIES]);
+        static MEMO: RefCell<Vec<[u64; 5]>> =
+            RefCell::new(crate::memory::filled(ENTRIES, [0; 5]));
     }
 
     /// What is memoised for `key`.
@@ -804,7 +805,7 @@ mod settled {
     }
 
     /// Entries of the table shared by every thread (a power of two; 24 bytes each, 384 MiB
-    /// in all, in zeroed pages the kernel maps only as they are used).
+    /// in all, every page written when the table is made: see [`crate::memory`]).
     const SHARED_ENTRIES: usize = 1 << 24;
 
     /// The second level: every settled position's result, canonical hash and parity numbers
@@ -815,7 +816,14 @@ mod settled {
     /// same positions. Slots are three words, the first the key xor the other two, so a slot
     /// half written by one thread and half by another reads as empty (the table's test).
     static SHARED: std::sync::LazyLock<Box<[[AtomicU64; 3]]>> = std::sync::LazyLock::new(|| {
-        bytemuck::allocation::zeroed_slice_box::<[AtomicU64; 3]>(SHARED_ENTRIES)
+        let table = bytemuck::allocation::zeroed_slice_box::<[AtomicU64; 3]>(SHARED_ENTRIES);
+        // Every page written now (see `crate::memory`): the threads then only read and write
+        // mapped pages.
+        let step = crate::memory::PAGE / std::mem::size_of::<[AtomicU64; 3]>();
+        for slot in table.iter().step_by(step) {
+            slot[0].store(0, Relaxed);
+        }
+        table
     });
 
     fn shared_slot(key: u64) -> &'static [AtomicU64; 3] {

@@ -268,9 +268,9 @@ const PIECE_MEMO_ENTRIES: usize = 1 << 16;
 thread_local! {
     /// Per-thread memo of [`piece_value`]: slot `key % entries` holds the key with its low two
     /// bits replaced by the answer (1: drop, 2: hot, 3: neither; 0: empty).
-    /// Zeroed, so its pages are mapped only as they are touched.
+    /// Written when made (512 KiB; see [`crate::memory`]).
     static PIECE_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(vec![0; PIECE_MEMO_ENTRIES]);
+        std::cell::RefCell::new(crate::memory::filled(PIECE_MEMO_ENTRIES, 0));
 }
 
 /// What a pendant piece means for its cut vertex (see [`pieces`]).
@@ -453,7 +453,7 @@ thread_local! {
     /// for the search's tables); df-pn regenerates the children of a node at every visit, and
     /// the memo spares the repeated tests.
     static PARITY_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(vec![0; PARITY_MEMO_ENTRIES]);
+        std::cell::RefCell::new(crate::memory::filled(PARITY_MEMO_ENTRIES, 0));
 }
 
 /// [`independent_set_loss`] through a per-thread memo (2^20 slots) keyed by
