@@ -1809,8 +1809,8 @@ fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool
 
 /// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
 /// ([`Reductions::PN_HINT`]). With [`Reductions::PARITY_DEEP`]: the fewest open replies a move
-/// leaves the opponent (`phi`, what expanding the position gives) and the open moves (`delta`),
-/// as `ParityNumbers`. Otherwise the mover needs one good move (`phi = 1`), and the opponent
+/// leaves the opponent times [`FEWEST_WEIGHT`] (`phi`, what expanding the position gives,
+/// weighted) and the open moves (`delta`), as `ParityNumbers`. Otherwise the mover needs one good move (`phi = 1`), and the opponent
 /// must refute every move that does not hand it an immediate win (`delta` = the number of such
 /// safe moves, [`Geography::safe_replies`], at least 1).
 pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
@@ -1818,7 +1818,7 @@ pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
     if numbers.open > 0 {
         // The three-move parity rule counted the moves no parity-set reply answers, and the
         // fewest replies left open after a move.
-        return (u64::from(numbers.fewest.max(1)), u64::from(numbers.open));
+        return (u64::from(numbers.fewest.max(1)) * FEWEST_WEIGHT, u64::from(numbers.open));
     }
     let (safe, _) = pos.safe_replies(pos.token, 0, 0);
     let delta = u64::from(safe.max(1));
@@ -1830,6 +1830,13 @@ pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
     }
     (1, delta)
 }
+
+/// How much [`proof_numbers_hint`] scales the fewest open replies (the proof number) against
+/// the open moves (the disproof number). Only the ratio matters (df-pn's numbers grow by sums
+/// and minima). One thread, ten hard positions of 194-204 edges (`docs/geography.md`): 16.63M
+/// nodes with 1, 15.23M with 2 (`s1:58` 9.18M -> 8.18M); on `s1:58` 8.97M with 2.5 and 8.60M
+/// with 4; 0.5 and 1.5 worse than 1 on four of them.
+pub const FEWEST_WEIGHT: u64 = 2;
 
 /// How much [`Reductions::PN_GUESS`] scales the numbers of the side the guess disfavours.
 pub const GUESS_WEIGHT: u64 = 2;
