@@ -122,8 +122,9 @@ impl Reductions {
     /// move into a parity set of the mover): none open decides a loss. With
     /// [`Reductions::PN_HINT`] the count is df-pn's initial disproof number (instead of the
     /// safe replies), and the fewest replies a move of the mover leaves open (weighted,
-    /// [`reductions::FEWEST_WEIGHT`]) is its initial proof number (instead of 1). Its tests come from the elimination the other parity rules
-    /// make anyway, a few unit-vector reductions and a small system each.
+    /// [`reductions::FEWEST_WEIGHT`]) is its initial proof number (instead of 1). Its tests
+    /// come from the elimination the other parity rules make anyway, a few unit-vector
+    /// reductions and a small system each.
     pub const PARITY_DEEP: Reductions = Reductions(8192);
     /// Every reduction (bridges, chains and the hash reductions; not the search guidance).
     pub const ALL: Reductions = Reductions(31);
@@ -742,10 +743,9 @@ mod settled {
 
     thread_local! {
         /// Slots of the key (0: empty), the traps' two halves, the canonical hash and the
-        /// result; all zeros, so the allocation is zeroed pages the kernel maps lazily (a
-        /// thread that memoises little costs little memory).
+        /// result; all zeros when made.
         static MEMO: RefCell<Vec<[u64; 5]>> =
-            RefCell::new(crate::memory::filled(ENTRIES, [0; 5]));
+            RefCell::new(crate::memory::zeroed_mapped(ENTRIES).into_vec());
     }
 
     /// What is memoised for `key`.
@@ -815,16 +815,8 @@ mod settled {
     /// positions settled on `s1:58` in 40 s had been settled before), and threads settle the
     /// same positions. Slots are three words, the first the key xor the other two, so a slot
     /// half written by one thread and half by another reads as empty (the table's test).
-    static SHARED: std::sync::LazyLock<Box<[[AtomicU64; 3]]>> = std::sync::LazyLock::new(|| {
-        let table = bytemuck::allocation::zeroed_slice_box::<[AtomicU64; 3]>(SHARED_ENTRIES);
-        // Every page written now (see `crate::memory`): the threads then only read and write
-        // mapped pages.
-        let step = crate::memory::PAGE / std::mem::size_of::<[AtomicU64; 3]>();
-        for slot in table.iter().step_by(step) {
-            slot[0].store(0, Relaxed);
-        }
-        table
-    });
+    static SHARED: std::sync::LazyLock<Box<[[AtomicU64; 3]]>> =
+        std::sync::LazyLock::new(|| crate::memory::zeroed_mapped::<[AtomicU64; 3]>(SHARED_ENTRIES));
 
     fn shared_slot(key: u64) -> &'static [AtomicU64; 3] {
         &SHARED[(key >> 20) as usize & (SHARED_ENTRIES - 1)]

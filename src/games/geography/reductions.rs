@@ -270,7 +270,7 @@ thread_local! {
     /// bits replaced by the answer (1: drop, 2: hot, 3: neither; 0: empty).
     /// Written when made (512 KiB; see [`crate::memory`]).
     static PIECE_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(crate::memory::filled(PIECE_MEMO_ENTRIES, 0));
+        std::cell::RefCell::new(crate::memory::zeroed_mapped(PIECE_MEMO_ENTRIES).into_vec());
 }
 
 /// What a pendant piece means for its cut vertex (see [`pieces`]).
@@ -453,7 +453,7 @@ thread_local! {
     /// for the search's tables); df-pn regenerates the children of a node at every visit, and
     /// the memo spares the repeated tests.
     static PARITY_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(crate::memory::filled(PARITY_MEMO_ENTRIES, 0));
+        std::cell::RefCell::new(crate::memory::zeroed_mapped(PARITY_MEMO_ENTRIES).into_vec());
 }
 
 /// [`independent_set_loss`] through a per-thread memo (2^20 slots) keyed by
@@ -1810,9 +1810,10 @@ fn certificate(rows: &[u128; MAX_VERTICES], s: u8, mut candidates: u128) -> bool
 /// Initial df-pn numbers `(phi, delta)` of an unfinished position from its mover's view
 /// ([`Reductions::PN_HINT`]). With [`Reductions::PARITY_DEEP`]: the fewest open replies a move
 /// leaves the opponent times [`FEWEST_WEIGHT`] (`phi`, what expanding the position gives,
-/// weighted) and the open moves (`delta`), as `ParityNumbers`. Otherwise the mover needs one good move (`phi = 1`), and the opponent
-/// must refute every move that does not hand it an immediate win (`delta` = the number of such
-/// safe moves, [`Geography::safe_replies`], at least 1).
+/// weighted) and the open moves (`delta`), as `ParityNumbers`. Otherwise the mover needs one
+/// good move (`phi = 1`), and the opponent must refute every move that does not hand it an
+/// immediate win (`delta` = the number of such safe moves, [`Geography::safe_replies`], at
+/// least 1).
 pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
     let numbers = pos.parity_numbers;
     if numbers.open > 0 {
