@@ -121,8 +121,8 @@ impl Reductions {
     /// undecided position also counts its open moves (those the opponent cannot answer by a
     /// move into a parity set of the mover): none open decides a loss. With
     /// [`Reductions::PN_HINT`] the count is df-pn's initial disproof number (instead of the
-    /// safe replies), and the fewest replies a move of the mover leaves open (weighted,
-    /// [`reductions::FEWEST_WEIGHT`]) is its initial proof number (instead of 1). Its tests
+    /// safe replies), and the fewest replies a move of the mover leaves open is its initial
+    /// proof number (instead of 1), both shaped by `reductions::deep_numbers`. Its tests
     /// come from the elimination the other parity rules make anyway, a few unit-vector
     /// reductions and a small system each.
     pub const PARITY_DEEP: Reductions = Reductions(8192);

@@ -768,6 +768,25 @@ fn hints_give_numbers_of_at_least_one() {
 }
 
 #[test]
+fn deep_numbers_follow_their_formula() {
+    use reductions::{FEWEST_WEIGHT, ParityNumbers, deep_numbers};
+    let mut last = 0;
+    for open in 1..=200u16 {
+        for fewest in [1u16, 2, 7, reductions::FEWEST_CAP] {
+            let (phi, delta) = deep_numbers(ParityNumbers { open, fewest });
+            assert_eq!(phi, u64::from(fewest) * FEWEST_WEIGHT);
+            let exact = 4.0 * f64::from(open).powf(2.5);
+            assert!((delta as f64 - exact).abs() <= 0.5 + 1e-9, "{open}: {delta} vs {exact}");
+        }
+        let (_, delta) = deep_numbers(ParityNumbers { open, fewest: 1 });
+        assert!(delta > last, "grows with the open moves");
+        last = delta;
+    }
+    assert_eq!(deep_numbers(ParityNumbers { open: 1, fewest: 1 }), (FEWEST_WEIGHT, 4));
+    assert_eq!(deep_numbers(ParityNumbers { open: 2, fewest: 1 }).1, 23);
+}
+
+#[test]
 fn incremental_component_equals_the_component_from_scratch() {
     let mut rng = KeyStream::new(26);
     for i in 0..400 {
