@@ -1841,7 +1841,7 @@ pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
 /// `s1:58`; `16 fewest : 4 open^2.5` 5.37M and 6.65M, and on twenty other positions of 194-200
 /// edges (30 s each) solved 19 against 17, with 10 % fewer nodes on the 17 both solved. The
 /// shape matters more than the scale: adding 1 to either number, or squaring `fewest`, cost
-/// 18-28 %; `open^2` and `open^3` with other weights of `fewest` lay between.
+/// 18-29 %; `open^2` and `open^3` with other weights of `fewest` lay between.
 pub(super) fn deep_numbers(numbers: ParityNumbers) -> (u64, u64) {
     let (fewest, open) = (u64::from(numbers.fewest.max(1)), u64::from(numbers.open.max(1)));
     // round(4 * open^2.5) = round(sqrt(16 * open^5)): `r` rounded up when x - r^2 > r.
