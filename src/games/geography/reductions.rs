@@ -1844,7 +1844,8 @@ pub fn proof_numbers_hint(pos: &Geography) -> (u64, u64) {
 /// 18-29 %; `open^2` and `open^3` with other weights of `fewest` lay between.
 pub(super) fn deep_numbers(numbers: ParityNumbers) -> (u64, u64) {
     let (fewest, open) = (u64::from(numbers.fewest.max(1)), u64::from(numbers.open.max(1)));
-    // round(4 * open^2.5) = round(sqrt(16 * open^5)): `r` rounded up when x - r^2 > r.
+    // round(4 * open^2.5) = round(sqrt(16 * open^5)): `r` rounded up when x - r^2 > r. The open
+    // moves are the token's moves, fewer than MAX_VERTICES, so 16 * open^5 < 2^40.
     let x = 16 * open.pow(5);
     let r = x.isqrt();
     let delta = if x - r * r > r { r + 1 } else { r };
