@@ -9,7 +9,8 @@
 # SPRT="ELO0 ELO1" in the environment: a sequential test with alpha = beta = 0.05 that stops the
 # match once it decides, as the changelog's search changes were tested.)
 # ENGINE: bitsolve (= $BITSOLVE ataxx uai, default ./target/release/bitsolve),
-#         zataxx ($A/Zataxx/target/release/zataxx, A default /tmp/ataxx), builtin:random, builtin:mostcaptures,
+#         zataxx ($A/Zataxx/target-native/release/zataxx, the target-cpu=native build of
+#         ataxx-anchors.sh, as Zataxx's README builds it; A default /tmp/ataxx), builtin:random, builtin:mostcaptures,
 #         builtin:leastcaptures, or NAME=/path/to/engine [arguments]
 # Writes OUTDIR/settings.json, OUTDIR/match.log and OUTDIR/games.pgn (default OUTDIR
 # $A/match/<engine1>-vs-<engine2>); prints cuteataxx's output.
@@ -42,7 +43,7 @@ def engine(spec):
         return {"name": "bitsolve", "path": os.path.abspath(os.environ.get("BITSOLVE", "target/release/bitsolve")),
                 "arguments": "ataxx uai", "protocol": "UAI"}
     if spec == "zataxx":
-        return {"name": "Zataxx", "path": os.environ["A"] + "/Zataxx/target/release/zataxx", "protocol": "UAI"}
+        return {"name": "Zataxx", "path": os.environ["A"] + "/Zataxx/target-native/release/zataxx", "protocol": "UAI"}
     if spec.startswith("builtin:"):
         b = spec.split(":", 1)[1]
         return {"name": b.capitalize(), "builtin": b}

@@ -24,7 +24,7 @@ def main() -> None:
     ap.add_argument("nets", nargs="+", help="net files (tuples, format version 2)")
     ap.add_argument("--sample", type=int, default=200000, help="positions drawn (seed 1)")
     args = ap.parse_args()
-    rec = t.load([args.data])
+    rec, _ = t.load([args.data])
     rng = np.random.default_rng(1)
     rec = rec[np.sort(rng.choice(rec.size, min(args.sample, rec.size), replace=False))]
     enc = t.TupleNet.encode(rec)

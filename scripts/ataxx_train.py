@@ -55,6 +55,7 @@ import argparse
 import os
 import struct
 import sys
+import zlib
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -84,27 +85,84 @@ WINDOW_SQUARES = np.array([[7 * r + f, 7 * r + f + 1, 7 * (r + 1) + f, 7 * (r + 
 WINDOW_BASE = (STATES * np.arange(WINDOWS)).astype(np.int32)
 
 
-def load(paths):
-    """Records of the data files, as a structured array, and the game index per record."""
-    dtype = np.dtype([("x", "<u8"), ("o", "<u8"), ("score", "<i2"), ("side", "u1"),
-                      ("result", "i1"), ("game", "<u4")])
-    parts = []
-    for n, path in enumerate(paths):
-        raw = np.fromfile(path, dtype=np.uint8)
-        if raw.size < HEADER or raw[:8].tobytes() != b"BSAXDATA":
-            sys.exit(f"{path}: not a bitsolve Ataxx data file")
-        version, size = struct.unpack("<II", raw[8:16].tobytes())
-        if version not in HEADERS or size != RECORD:
-            sys.exit(f"{path}: data version {version}, record size {size}: expected 1 or 2, "
-                     f"{RECORD}")
+DTYPE = np.dtype([("x", "<u8"), ("o", "<u8"), ("blocked", "<u8"), ("score", "<i2"),
+                  ("side", "u1"), ("result", "i1"), ("game", "<u4")])
+
+
+def load_file(path):
+    """The records of one data file (any format version) as a DTYPE array. Version 3 files are
+    checked: the header's CRC and every game's (a damaged file stops the run); an incomplete
+    game at the end (a run still going or cut) is left out."""
+    raw = np.fromfile(path, dtype=np.uint8)
+    if raw.size < 16 or raw[:8].tobytes() != b"BSAXDATA":
+        sys.exit(f"{path}: not a bitsolve Ataxx data file")
+    version, size = struct.unpack("<II", raw[8:16].tobytes())
+    if version in HEADERS and size == RECORD:
+        old = np.dtype([("x", "<u8"), ("o", "<u8"), ("score", "<i2"), ("side", "u1"),
+                        ("result", "i1"), ("game", "<u4")])
         body = raw[HEADERS[version]:]
         body = body[: body.size - body.size % RECORD]
-        rec = body.view(dtype).copy()
+        got = body.view(old)
+        rec = np.zeros(got.size, DTYPE)
+        for name in old.names:
+            rec[name] = got[name]
+        return rec
+    if version != 3 or size != 32:
+        sys.exit(f"{path}: data version {version}, record size {size}: expected 1 or 2 with "
+                 f"{RECORD}, or 3 with 32")
+    if raw.size < 64 or zlib.crc32(raw[:56].tobytes()) != struct.unpack("<I", raw[56:60].tobytes())[0]:
+        sys.exit(f"{path}: header damaged (its CRC differs)")
+    body = raw[64:]
+    chunks = body[: body.size - body.size % 32].reshape(-1, 32)
+    is_trailer = (chunks[:, 26] == 0xFF) & (chunks[:, :8] == np.frombuffer(b"BSAXGAME", np.uint8)).all(1)
+    ends = np.flatnonzero(is_trailer)
+    starts = np.concatenate([[0], ends[:-1] + 1]).astype(np.int64)
+    fields = chunks[ends].copy().view("<u4")  # (games, 8) words: count at 2, crc at 3, game at 7
+    for s, e, count, crc, game in zip(starts, ends, fields[:, 2], fields[:, 3], fields[:, 7]):
+        if e - s != count or zlib.crc32(chunks[s:e].tobytes()) != crc:
+            sys.exit(f"{path}: byte {64 + 32 * int(e)}: game {int(game)} damaged (count or CRC "
+                     "differs)")
+    complete = ends[-1] + 1 if ends.size else 0
+    keep = ~is_trailer[:complete]
+    return chunks[:complete][keep].copy().reshape(-1).view(DTYPE)
+
+
+def dedup(rec):
+    """One record per distinct (stones, blocked squares, side to move), with the mean score and
+    the mean result of its copies (rounded to the record's types: the result's mean is kept
+    exactly in the returned float array)."""
+    key = np.stack([rec["x"], rec["o"], rec["blocked"], rec["side"].astype(np.uint64)], axis=1)
+    _, first, inverse, counts = np.unique(key, axis=0, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    inverse = inverse.reshape(-1)
+    score = np.bincount(inverse, weights=rec["score"].astype(np.float64)) / counts
+    result = np.bincount(inverse, weights=rec["result"].astype(np.float64)) / counts
+    out = rec[first].copy()
+    out["score"] = np.round(score).astype(np.int16)
+    return out, result.astype(np.float32)
+
+
+def load(paths, unique=False):
+    """Records of the data files, as a DTYPE array (the file's number in the high bits of the
+    game index when there are several), and the result of each record in -1..1 (a mean over
+    copies with `unique`)."""
+    parts, results = [], []
+    for n, path in enumerate(paths):
+        rec = load_file(path)
+        games = np.unique(rec["game"]).size
+        size = rec.size
+        if unique:
+            rec, result = dedup(rec)
+        else:
+            result = rec["result"].astype(np.float32)
         # Distinct games across files: the file's number in the high bits.
         rec["game"] = rec["game"] + np.uint32(n << 24) if len(paths) > 1 else rec["game"]
         parts.append(rec)
-        print(f"{path}: {rec.size} positions, {np.unique(rec['game']).size} games", flush=True)
-    return np.concatenate(parts)
+        results.append(result)
+        print(f"{path}: {size} positions ({rec.size} distinct kept)" if unique else
+              f"{path}: {size} positions", f"{games} games, "
+              f"{int((rec['blocked'] != 0).sum())} with blocked squares", flush=True)
+    return np.concatenate(parts), np.concatenate(results)
 
 
 def bits49(boards):
@@ -419,6 +477,8 @@ def main():
     ap.add_argument("--wdl", type=float, default=0.5, help="weight of the game result in the target")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
+    ap.add_argument("--unique", action="store_true", help="one record per distinct position and "
+                    "side to move in each file, with the mean score and result of its copies")
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     ap.add_argument("--init", help="start from this net file's weights (tuples, format version 2, "
@@ -438,14 +498,14 @@ def main():
         scipy_sparse()
 
     rng = np.random.default_rng(args.seed)
-    rec = load(args.data)
+    rec, wdl = load(args.data, args.unique)
     if args.max_positions:
-        rec = rec[: args.max_positions]
+        rec, wdl = rec[: args.max_positions], wdl[: args.max_positions]
     games = np.unique(rec["game"])
     val_games = games[int(len(games) * 0.95):]
     is_val = np.isin(rec["game"], val_games)
     score = rec["score"].astype(np.float32)
-    result = (rec["result"].astype(np.float32) + 1) / 2
+    result = (wdl + 1) / 2
     # K per file: each file's scores are in the units of the net that played its games.
     file_of = (rec["game"] >> np.uint32(24)) if len(args.data) > 1 else np.zeros(rec.size, np.uint32)
     k_of = np.zeros(rec.size, dtype=np.float32)

@@ -10,43 +10,19 @@
 //! standard rules (board full, one colour left, no moves, 100 plies without a clone), by a
 //! proven score (the side it favours wins) or after [`MAX_GAME_PLIES`] plies (a draw).
 //!
-//! # File format (little-endian)
+//! With `--blocked-share F`, a share `F` of the games (drawn from the game's seed) starts from
+//! a board with blocked squares: 1 to 4 squares of the lower left quadrant (never a corner),
+//! each mirrored in both axes, the symmetric patterns of the community's tournament openings.
 //!
-//! A 48-byte header (56 bytes in version 2), then 24-byte records, games in index order, each
-//! game's records in the order played. Version 2 is written only with `--max-opening-score`, so
-//! files made without it stay version 1 and resume as before.
-//!
-//! | bytes | header field |
-//! |-------|--------------|
-//! | 0..8 | magic `BSAXDATA` |
-//! | 8..12 | format version (`u32`, [`VERSION`]) |
-//! | 12..16 | record size (`u32`, 24) |
-//! | 16..24 | seed (`u64`) |
-//! | 24..32 | nodes per move (`u64`, 0 = no limit) |
-//! | 32..36 | depth per move (`u32`, 0 = no limit) |
-//! | 36..40 | least random plies (`u32`) |
-//! | 40..44 | most random plies (`u32`) |
-//! | 44..48 | evaluation: 0 the hand-made one, else the low 32 bits of the net's FNV-1a hash |
-//! | 48..52 | version 2 only: most opening score (`u32`, `--max-opening-score`) |
-//! | 52..56 | version 2 only: reserved, 0 |
-//!
-//! | bytes | record field |
-//! |-------|--------------|
-//! | 0..8 | stones of `x` (the first player), stride-8 squares: `8 * rank + file`, a1 = bit 0 |
-//! | 8..16 | stones of `o` |
-//! | 16..18 | search score (`i16`) from the side to move's view, engine units (a stone ~ 100) |
-//! | 18 | side to move: 0 = `x`, 1 = `o` |
-//! | 19 | game result from the side to move's view (`i8`): 1 win, 0 draw, -1 loss |
-//! | 20..24 | game index (`u32`) |
-//!
-//! Positions whose score is a proven result are not written (the game is adjudicated there).
+//! The file format (version 3, with a CRC per game) is in [`super::datafile`].
 //!
 //! # Resume
 //!
 //! Run again with the same arguments (a larger `--games` to extend): the header must match;
-//! a partial record at the end is cut off, the last game in the file is written again (it may
-//! be incomplete after a crash; games are deterministic, so it comes out the same), and the
-//! run goes on from there up to `--games` games in total.
+//! whatever follows the last game's trailer (an incomplete game, a partial record) is cut off,
+//! the last game's CRC is checked, and the run goes on from the next game up to `--games`
+//! games in total. Games are deterministic (one engine per thread, cleared between games), so
+//! a resumed file holds the games an uninterrupted run would have written.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -62,21 +38,12 @@ use bitsolve::search::engine::{Engine, EngineOptions, SearchLimits, mate_distanc
 use bitsolve::{AtaxxStandard, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::datafile::{self, HEADER_SIZE, Header, RECORD_SIZE, Record};
 use super::players::{BuiltIn, Rng};
 
-/// Version of the data format written without an opening filter.
-pub const VERSION: u32 = 1;
-/// Version of the data format written with `--max-opening-score` (a longer header).
-pub const VERSION_FILTERED: u32 = 2;
-/// Bytes of the version 2 header.
-pub const HEADER_SIZE_FILTERED: usize = 56;
 /// Openings drawn at most per game under `--max-opening-score` (the last is kept whatever its
 /// score).
 pub const OPENING_TRIES: u32 = 64;
-/// Bytes per record.
-pub const RECORD_SIZE: usize = 24;
-/// Bytes of the header.
-pub const HEADER_SIZE: usize = 48;
 /// A game still going after this many plies is stopped and counted a draw.
 pub const MAX_GAME_PLIES: usize = 400;
 /// Scores are clamped to this before they are stored as `i16`.
@@ -111,6 +78,9 @@ pub struct DatagenArgs {
     /// wider openings.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30_000))]
     max_opening_score: Option<u32>,
+    /// Share of the games started from a board with blocked squares (0 to 1).
+    #[arg(long, default_value_t = 0.0)]
+    blocked_share: f64,
     /// Games played at the same time (one search thread each).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: u16,
@@ -133,31 +103,29 @@ struct Sample {
     side: Player,
 }
 
-/// The header this run writes (and expects on resume): version 1, or version 2 with the
-/// opening filter.
-fn header(args: &DatagenArgs, net_tag: u32) -> Vec<u8> {
-    let filtered = args.max_opening_score.is_some();
-    let mut h = vec![0u8; if filtered { HEADER_SIZE_FILTERED } else { HEADER_SIZE }];
-    h[0..8].copy_from_slice(b"BSAXDATA");
-    let version = if filtered { VERSION_FILTERED } else { VERSION };
-    h[8..12].copy_from_slice(&version.to_le_bytes());
-    h[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
-    h[16..24].copy_from_slice(&args.seed.to_le_bytes());
-    h[24..32].copy_from_slice(&args.nodes.unwrap_or(0).to_le_bytes());
-    h[32..36].copy_from_slice(&args.depth.unwrap_or(0).to_le_bytes());
-    h[36..40].copy_from_slice(&args.min_plies.to_le_bytes());
-    h[40..44].copy_from_slice(&args.max_plies.to_le_bytes());
-    h[44..48].copy_from_slice(&net_tag.to_le_bytes());
-    if let Some(max) = args.max_opening_score {
-        h[48..52].copy_from_slice(&max.to_le_bytes());
+/// The header this run writes (and expects on resume).
+fn header(args: &DatagenArgs, net_tag: u32) -> Header {
+    Header {
+        seed: args.seed,
+        nodes: args.nodes.unwrap_or(0),
+        depth: args.depth.unwrap_or(0),
+        min_plies: args.min_plies,
+        max_plies: args.max_plies,
+        net_tag,
+        max_opening_score: args.max_opening_score.unwrap_or(0),
+        blocked_permille: blocked_permille(args.blocked_share),
     }
-    h
 }
 
-/// Opens (or creates) the output, checks its header, trims it to whole games but the last,
-/// and returns it positioned at the end with the index of the first game to play.
-fn open_output(path: &str, want: &[u8]) -> anyhow::Result<(File, u64)> {
-    let header_size = want.len();
+/// `share` in thousandths.
+fn blocked_permille(share: f64) -> u32 {
+    (share * 1000.0).round() as u32
+}
+
+/// Opens (or creates) the output, checks its header, cuts whatever follows the last complete
+/// game, checks that game's CRC, and returns the file positioned at the end with the index of
+/// the first game to play.
+fn open_output(path: &str, want: &[u8; HEADER_SIZE]) -> anyhow::Result<(File, u64)> {
     let mut file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -170,40 +138,50 @@ fn open_output(path: &str, want: &[u8]) -> anyhow::Result<(File, u64)> {
         file.write_all(want)?;
         return Ok((file, 0));
     }
-    let mut got = vec![0u8; header_size];
+    let mut got = [0u8; HEADER_SIZE];
     file.read_exact(&mut got)
         .with_context(|| format!("{path}: shorter than a header ({len} bytes)"))?;
     ensure!(
-        got == want,
-        "{path}: written with other arguments (header differs); use a new file or the same \
-         --seed, --nodes, --depth, --min-plies, --max-plies, --max-opening-score and --net"
+        got[..16] == want[..16],
+        "{path}: not a version {} data file of this build (header bytes 0..16 differ); use a new file",
+        datafile::VERSION
     );
-    let records = (len - header_size as u64) / RECORD_SIZE as u64;
-    if records == 0 {
-        file.set_len(header_size as u64)?;
+    ensure!(
+        got == *want,
+        "{path}: written with other arguments (header differs); use a new file or the same \
+         --seed, --nodes, --depth, --min-plies, --max-plies, --max-opening-score, \
+         --blocked-share and --net"
+    );
+    // The last trailer lies within the last game: at most MAX_GAME_PLIES records before it.
+    let records = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
+    let window = records.min(2 * (MAX_GAME_PLIES as u64 + 1));
+    let from = HEADER_SIZE as u64 + (records - window) * RECORD_SIZE as u64;
+    let mut tail = vec![0u8; (window as usize) * RECORD_SIZE];
+    file.seek(SeekFrom::Start(from))?;
+    file.read_exact(&mut tail)?;
+    let last = tail
+        .chunks_exact(RECORD_SIZE)
+        .enumerate()
+        .rev()
+        .find_map(|(k, chunk)| datafile::trailer(chunk).map(|t| (k, t)));
+    let Some((k, (count, crc, game))) = last else {
+        ensure!(
+            window == records,
+            "{path}: no complete game in its last {window} records: damaged (bitsolve ataxx data {path})"
+        );
+        file.set_len(HEADER_SIZE as u64)?;
         file.seek(SeekFrom::End(0))?;
         return Ok((file, 0));
-    }
-    let game_at = |file: &mut File, k: u64| -> anyhow::Result<u32> {
-        let mut rec = [0u8; RECORD_SIZE];
-        file.seek(SeekFrom::Start(header_size as u64 + k * RECORD_SIZE as u64))?;
-        file.read_exact(&mut rec)?;
-        Ok(u32::from_le_bytes([rec[20], rec[21], rec[22], rec[23]]))
     };
-    let last = game_at(&mut file, records - 1)?;
-    // The first record of the last game: binary search (games are in index order).
-    let (mut lo, mut hi) = (0, records - 1);
-    while lo < hi {
-        let mid = u64::midpoint(lo, hi);
-        if game_at(&mut file, mid)? < last {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    file.set_len(header_size as u64 + lo * RECORD_SIZE as u64)?;
+    let body_start = (k + 1).checked_sub(count as usize + 1).map(|b| b * RECORD_SIZE);
+    let body = body_start.map(|b| &tail[b..k * RECORD_SIZE]);
+    ensure!(
+        body.is_some_and(|b| datafile::crc32(b) == crc),
+        "{path}: its last complete game ({game}) is damaged: check it with `bitsolve ataxx data {path}`"
+    );
+    file.set_len(from + (k as u64 + 1) * RECORD_SIZE as u64)?;
     file.seek(SeekFrom::End(0))?;
-    Ok((file, u64::from(last)))
+    Ok((file, u64::from(game) + 1))
 }
 
 /// The seed of game `index`'s opening.
@@ -211,11 +189,45 @@ fn game_seed(seed: u64, index: u64) -> u64 {
     Rng::new(seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64()
 }
 
-/// The standard position after a random number of random plies (`--min-plies..=--max-plies`).
-fn random_opening(args: &DatagenArgs, rng: &mut Rng) -> GameRecord<false> {
+/// The start of game `index`: the standard position, with blocked squares for a share
+/// `--blocked-share` of the games (drawn from the game's seed, apart from its openings).
+fn start_position(args: &DatagenArgs, index: u64) -> AtaxxStandard {
+    let mut rng = Rng::new(game_seed(args.seed, index) ^ 0xB10C_CED5_0A7A_0000);
+    let mut pos = AtaxxStandard::startpos();
+    let permille = blocked_permille(args.blocked_share) as usize;
+    if rng.below(1000) < permille {
+        for sq in blocked_pattern(&mut rng) {
+            if pos.empties().contains(sq) {
+                pos.block(sq);
+            }
+        }
+    }
+    pos
+}
+
+/// A random symmetric pattern of blocked squares: 1 to 4 squares of the lower left 4x4
+/// quadrant other than the corner, each with its mirror images in both axes.
+fn blocked_pattern(rng: &mut Rng) -> Vec<u32> {
+    let mut cells: Vec<(u32, u32)> =
+        (0..4).flat_map(|r| (0..4).map(move |f| (r, f))).skip(1).collect();
+    let k = 1 + rng.below(4);
+    let mut squares = Vec::new();
+    for _ in 0..k {
+        let (r, f) = cells.swap_remove(rng.below(cells.len()));
+        for (rr, ff) in [(r, f), (r, 6 - f), (6 - r, f), (6 - r, 6 - f)] {
+            squares.push(8 * rr + ff);
+        }
+    }
+    squares.sort_unstable();
+    squares.dedup();
+    squares
+}
+
+/// `start` after a random number of random plies (`--min-plies..=--max-plies`).
+fn random_opening(args: &DatagenArgs, start: &AtaxxStandard, rng: &mut Rng) -> GameRecord<false> {
     let span = args.max_plies.saturating_sub(args.min_plies) as usize + 1;
     let plies = args.min_plies as usize + rng.below(span);
-    let mut game = GameRecord::new(AtaxxStandard::startpos());
+    let mut game = GameRecord::new(start.clone());
     let mut picker = BuiltIn::new(false, rng.next_u64());
     for _ in 0..plies {
         if game.adjudicate().is_some() {
@@ -237,10 +249,12 @@ fn play_game(
     net: Option<&'static Network>,
 ) -> Vec<u8> {
     let mut rng = Rng::new(game_seed(args.seed, index));
+    let start = start_position(args, index);
+    let blocked = datafile::BOARD & !start.valid().0;
     let limits = SearchLimits { nodes: args.nodes, depth: args.depth, ..SearchLimits::default() };
     let mut tries = 0;
     let mut game = loop {
-        let game = random_opening(args, &mut rng);
+        let game = random_opening(args, &start, &mut rng);
         tries += 1;
         let Some(max) = args.max_opening_score else { break game };
         if tries >= OPENING_TRIES {
@@ -284,30 +298,38 @@ fn play_game(
             break GameResult::Draw;
         }
     };
-    let mut out = Vec::with_capacity(samples.len() * RECORD_SIZE);
-    for s in &samples {
-        let points = result.points(s.side);
-        let wdl: i8 = if points > 0.75 {
+    let wdl = |side: Player| -> i8 {
+        let points = result.points(side);
+        if points > 0.75 {
             1
         } else if points < 0.25 {
             -1
         } else {
             0
-        };
-        out.extend_from_slice(&s.stones[0].to_le_bytes());
-        out.extend_from_slice(&s.stones[1].to_le_bytes());
-        out.extend_from_slice(&s.score.to_le_bytes());
-        out.push(u8::from(s.side == Player::Second));
-        out.push(wdl as u8);
-        out.extend_from_slice(&(index as u32).to_le_bytes());
-    }
-    out
+        }
+    };
+    let records: Vec<Record> = samples
+        .iter()
+        .map(|s| Record {
+            stones: s.stones,
+            blocked,
+            score: s.score,
+            side: u8::from(s.side == Player::Second),
+            wdl: wdl(s.side),
+        })
+        .collect();
+    datafile::game_bytes(&records, index as u32, wdl(Player::First))
 }
 
 /// Runs the data generation.
 pub fn run(args: &DatagenArgs) -> anyhow::Result<ExitCode> {
     ensure!(args.min_plies <= args.max_plies, "--min-plies exceeds --max-plies");
     ensure!(u32::try_from(args.games).is_ok(), "--games must fit in 32 bits");
+    ensure!(
+        (0.0..=1.0).contains(&args.blocked_share),
+        "--blocked-share must be between 0 and 1, not {}",
+        args.blocked_share
+    );
     let net: Option<&'static Network> = match args.net.as_deref() {
         None => None,
         Some("default") => Some(Network::embedded()),
@@ -316,7 +338,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<ExitCode> {
         ))),
     };
     let tag = net.map_or(0, |n| (n.fingerprint() as u32).max(1));
-    let (mut file, first) = open_output(&args.out, &header(args, tag))?;
+    let (mut file, first) = open_output(&args.out, &header(args, tag).to_bytes())?;
     if first >= args.games {
         eprintln!("{}: already holds {} games", args.out, first);
         return Ok(ExitCode::SUCCESS);
@@ -362,7 +384,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<ExitCode> {
             while let Some(records) = pending.remove(&want) {
                 file.write_all(&records).with_context(|| format!("cannot write {}", args.out))?;
                 file.flush()?;
-                positions += (records.len() / RECORD_SIZE) as u64;
+                positions += (records.len() / RECORD_SIZE) as u64 - 1;
                 want += 1;
                 bar.set_position(want);
                 bar.set_message(format!("{positions} positions this run"));

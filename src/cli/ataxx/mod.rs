@@ -2,6 +2,7 @@
 //! the match referee, and the opening generator.
 
 mod arbiter;
+mod datafile;
 mod datagen;
 mod openings;
 mod players;
@@ -27,6 +28,9 @@ pub enum AtaxxArgs {
     Openings(openings::OpeningsArgs),
     /// Generates NNUE training data by self-play (resumable; format in `datagen.rs`).
     Datagen(datagen::DatagenArgs),
+    /// Checks and summarises data files of `datagen` (checksums, games, positions, distinct
+    /// positions); exit 1 if one is damaged.
+    Data(datafile::DataArgs),
 }
 
 /// Runs an Ataxx command.
@@ -37,6 +41,7 @@ pub fn run(args: &AtaxxArgs) -> anyhow::Result<ExitCode> {
         AtaxxArgs::Match(a) => referee::run(a),
         AtaxxArgs::Openings(a) => openings::run(a),
         AtaxxArgs::Datagen(a) => datagen::run(a),
+        AtaxxArgs::Data(a) => Ok(datafile::run(a)),
     }
 }
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The Ataxx self-play pipeline on idle cores: runs `bitsolve ataxx datagen` (format version 3:
+# a CRC per game, blocked-square openings; src/cli/ataxx/datafile.rs) in the background at the
+# lowest priority, so builds, tests and matches come first, and pauses or stops it on demand.
+# A stopped or killed run resumes from its last complete game with the same command.
+#
+#   GEN=10 scripts/ataxx-selfplay.sh start    # data/gen10.bin with the embedded net
+#   scripts/ataxx-selfplay.sh pause           # SIGSTOP: before a match or a timing
+#   scripts/ataxx-selfplay.sh resume          # SIGCONT
+#   scripts/ataxx-selfplay.sh status          # games, positions, checksums, rate since last status
+#   scripts/ataxx-selfplay.sh stop            # SIGTERM; `start` again resumes the file
+#
+# Variables (start): GEN (generation number, required), DATA (/work/data/ataxx), NET (net file,
+# default nets/ataxx/default.nnue), SEED (default GEN), GAMES (1000000: the run is stopped long
+# before), NODES (5000 per move), THREADS (2), MIN_PLIES/MAX_PLIES (14/17 random opening
+# plies), MAX_OPENING_SCORE (1280: the opening is drawn again while the search scores it beyond
+# this; 1280 in the units of scale-700 nets is about 300 with K = 164), BLOCKED_SHARE (0.25 of
+# the games start with blocked squares).
+# The binary is copied to DATA/bin/bitsolve-REV (REV the clean commit it was built from; a
+# dirty tree is refused unless ALLOW_DIRTY=1) so that later builds do not change a running or
+# resumed generation; DATA/genGEN.cmd records the exact command (nets/ataxx/README.md cites it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DATA:-/work/data/ataxx}
+PIDFILE=$DATA/selfplay.pid
+mkdir -p "$DATA/bin"
+
+running() { [[ -f $PIDFILE ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
+
+case ${1:-} in
+start)
+  if running; then echo "already running: pid $(cat "$PIDFILE") ($(cat "$DATA/current"))"; exit 1; fi
+  : "${GEN:?set GEN, the generation number}"
+  rev=$(git rev-parse --short=7 HEAD)
+  if [[ -n $(git status --porcelain --untracked-files=no) && ${ALLOW_DIRTY:-0} != 1 ]]; then
+    echo "the tree has uncommitted changes: commit first (or ALLOW_DIRTY=1)"; exit 1
+  fi
+  bin=$DATA/bin/bitsolve-$rev
+  [[ -x $bin ]] || { cargo build --release --quiet && cp target/release/bitsolve "$bin"; }
+  out=$DATA/gen$GEN.bin
+  args=(ataxx datagen --out "$out" --games "${GAMES:-1000000}" --nodes "${NODES:-5000}"
+        --seed "${SEED:-$GEN}" --min-plies "${MIN_PLIES:-14}" --max-plies "${MAX_PLIES:-17}"
+        --max-opening-score "${MAX_OPENING_SCORE:-1280}" --blocked-share "${BLOCKED_SHARE:-0.25}"
+        --threads "${THREADS:-2}" --net "${NET:-nets/ataxx/default.nnue}" --quiet)
+  echo "$bin ${args[*]}" > "$DATA/gen$GEN.cmd"
+  echo "$out" > "$DATA/current"
+  nohup nice -n 19 "$bin" "${args[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
+  echo $! > "$PIDFILE"
+  echo "started pid $! -> $out ($(cat "$DATA/gen$GEN.cmd"))";;
+pause)  running && kill -STOP "$(cat "$PIDFILE")" && echo paused;;
+resume) running && kill -CONT "$(cat "$PIDFILE")" && echo resumed;;
+stop)
+  if running; then kill -CONT "$(cat "$PIDFILE")"; kill -TERM "$(cat "$PIDFILE")"; echo stopped; fi
+  rm -f "$PIDFILE";;
+status)
+  out=$(cat "$DATA/current" 2>/dev/null) || { echo "no generation started"; exit 1; }
+  if running; then state="running pid $(cat "$PIDFILE") ($(ps -o stat= -p "$(cat "$PIDFILE")"))"; else state=stopped; fi
+  echo "$out: $state"
+  bin=$(cut -d' ' -f1 < "${out%.bin}.cmd")
+  line=$("$bin" ataxx data "$out" | head -1) || true
+  echo "$line"
+  now=$(date +%s); pos=$(sed -n 's/.* positions=\([0-9]*\).*/\1/p' <<< "$line")
+  if [[ -n $pos && -f ${out%.bin}.rate ]]; then
+    read -r t0 p0 < <(tail -1 "${out%.bin}.rate")
+    (( now > t0 )) && echo "rate since $(date -d "@$t0" +%H:%M): $(( (pos - p0) * 3600 / (now - t0) )) positions/hour"
+  fi
+  [[ -n $pos ]] && echo "$now $pos" >> "${out%.bin}.rate";;
+*) sed -n '2,22p' "$0"; exit 2;;
+esac
