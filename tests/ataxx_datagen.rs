@@ -2,7 +2,7 @@
 //! game trailers, CRCs), determinism, resume after a cut, the opening filter, blocked squares,
 //! and damage found.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

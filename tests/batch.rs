@@ -1,7 +1,7 @@
 //! The research workflow end to end: batch rows, resume, interruption, shards, merge, compare,
 //! report and dataset generation, through the real binary.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::Path;

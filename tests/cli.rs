@@ -1,6 +1,6 @@
 //! The binary: result-line format, and clear errors (never a panic) on bad input.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

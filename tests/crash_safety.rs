@@ -3,7 +3,7 @@
 //! the same rows, and the result equals a run that was never killed (time columns aside).
 //! Also `solve --score` through the same path: killed and resumed.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::Path;

@@ -106,10 +106,22 @@ fn memo_oracle_equals_brute_force() {
 
 #[test]
 fn threaded_scores_equal_brute_force_on_small_positions() {
+    scores_equal_brute_force(&[(1, 100), (2, 200), (3, 200), (4, 50)]);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn threaded_scores_equal_brute_force_on_small_positions_deep() {
+    scores_equal_brute_force(&[(1, 300), (2, 600), (3, 600), (4, 150)]);
+}
+
+/// Every configuration's score equals brute force on random positions with `counts`
+/// (placements left, positions).
+fn scores_equal_brute_force(counts: &[(u32, usize)]) {
     let mut configs = configurations();
     let mut memo = HashMap::new();
     let mut signs = std::collections::BTreeMap::new();
-    for pos in positions(&[(1, 300), (2, 600), (3, 600), (4, 150)], 32) {
+    for pos in positions(counts, 32) {
         let truth = BruteScore.solve_score(&pos, &Limits::none()).score.unwrap();
         *signs.entry(truth.signum()).or_insert(0) += 1;
         for (name, solver) in &mut configs {
@@ -135,6 +147,12 @@ fn check_against_memo(counts: &[(u32, usize)], seed: u64) {
 
 #[test]
 fn threaded_scores_equal_the_oracle_with_five_and_six_left() {
+    check_against_memo(&[(5, 10), (6, 1)], 33);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn threaded_scores_equal_the_oracle_with_five_and_six_left_deep() {
     check_against_memo(&[(5, 30), (6, 4)], 33);
 }
 

@@ -1,7 +1,7 @@
 //! `bitsolve geography tournament` end to end: client processes on our server over loopback,
 //! Swiss (with a bye for an odd count) and round robin, and the files they write.
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The official GIPF test pack (`datasets/gipf/official`): every expected output is reproduced,
 //! compared ignoring blank lines, trailing spaces and CR.
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 use std::io::Write;

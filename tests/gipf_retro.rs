@@ -2,7 +2,7 @@
 //! generation, and the solver against the brute-force oracle and against the hashed
 //! retrograde solver (`retro`) on small variants and random positions.
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 use std::collections::HashSet;
@@ -162,13 +162,28 @@ fn retro2(pos: &Gipf) -> bitsolve::Report<bitsolve::games::gipf::GipfMove> {
 /// S = 2 and 3 and on every S = 2 variant of the table.
 #[test]
 fn retro2_equals_retro() {
-    let retro = |p: &Gipf| {
-        make_solver::<Gipf>(SolverKind::Retro, &SolverOptions::default())
-            .solve(p, &Limits::nodes(200_000))
-    };
+    retro2_equals_retro_on(60, 1);
+    retro2_equals_retro_on_variants();
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn retro2_equals_retro_deep() {
+    retro2_equals_retro_on(200, 5);
+}
+
+/// The breadth-first retrograde solver, within 200,000 positions.
+fn retro(p: &Gipf) -> bitsolve::search::Report<<Gipf as bitsolve::Game>::Move> {
+    make_solver::<Gipf>(SolverKind::Retro, &SolverOptions::default())
+        .solve(p, &Limits::nodes(200_000))
+}
+
+/// Both retrograde engines give the same values and reachable counts on `count` random
+/// small positions, each outcome more than `least` times.
+fn retro2_equals_retro_on(count: usize, least: usize) {
     let mut rng = KeyStream::new(0x2E7);
     let mut kinds = [0usize; 3];
-    for _ in 0..200 {
+    for _ in 0..count {
         let pos = small_position(&mut rng, 40);
         let want = retro(&pos);
         if want.outcome.is_none() {
@@ -189,7 +204,11 @@ fn retro2_equals_retro() {
             assert_eq!(retro(&c).value().unwrap().parent(), want.value().unwrap());
         }
     }
-    assert!(kinds.iter().all(|&n| n > 5), "outcomes (loss, draw, win) {kinds:?}");
+    assert!(kinds.iter().all(|&n| n > least), "outcomes (loss, draw, win) {kinds:?}");
+}
+
+/// Both retrograde engines agree on the S = 2 variants.
+fn retro2_equals_retro_on_variants() {
     for k in 2..=3 {
         for gw in 3..=8u32 {
             for gb in 3..=8u32 {

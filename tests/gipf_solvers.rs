@@ -163,10 +163,21 @@ fn retro() -> Box<dyn Solver<Gipf>> {
 /// (repetition draws, checked against the oracle above) agree whenever alpha-beta finishes.
 #[test]
 fn retro_agrees_with_alphabeta_on_drawn_small_boards() {
+    retro_agrees_with_alphabeta(60);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn retro_agrees_with_alphabeta_on_drawn_small_boards_deep() {
+    retro_agrees_with_alphabeta(200);
+}
+
+/// Retrograde analysis and alpha-beta agree on `count` random S = 2 boards.
+fn retro_agrees_with_alphabeta(count: usize) {
     let mut rng = KeyStream::new(0x6472_6177);
     let mut kinds = [0usize; 3];
     let options = SolverOptions { tt_mib: 4, ..SolverOptions::default() };
-    for _ in 0..200 {
+    for _ in 0..count {
         let pos = random_s2_position(&mut rng);
         let text = pos.format_position();
         let ab = make_solver::<Gipf>(SolverKind::Alphabeta, &options)
@@ -241,12 +252,24 @@ fn bounded_value(pos: &Gipf, n: u32, memo: &mut std::collections::HashMap<(u128,
 /// equal the oracle's, for N up to 12 and for an N far beyond every distance.
 #[test]
 fn winning_sequence_matches_bounded_minimax() {
+    winning_sequences_match(40);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn winning_sequence_matches_bounded_minimax_deep() {
+    winning_sequences_match(120);
+}
+
+/// `WINNING_SEQUENCE_EXIST N` and retrograde distances match a bounded minimax on `rounds`
+/// random S = 2 boards.
+fn winning_sequences_match(rounds: usize) {
     use bitsolve::protocol::gipf::Interpreter;
     let mut rng = KeyStream::new(0x5E9E_4CE5);
     let mut seen = [0usize; 3];
     let mut huge = [0usize; 2];
     let mut interpreter = Interpreter::new(4, SolverKind::Auto);
-    for round in 0..120 {
+    for round in 0..rounds {
         let pos = random_s2_position(&mut rng);
         let text = pos.format_position();
         let report = retro().solve(&pos, &Limits::none());

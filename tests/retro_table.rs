@@ -1,7 +1,7 @@
 //! The table solver (`--solver table --table FILE`) against alpha-beta, and its file checks.
 //! Tables are built by the binary (`bitsolve table build`) into a temporary directory.
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 use std::path::{Path, PathBuf};

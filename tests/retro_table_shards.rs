@@ -2,7 +2,7 @@
 //! `table reach`, `table layer --shard K/N`, `table merge` and `table assemble` (the steps of
 //! scripts/slurm-table.sh), and `table build --map` / `--memory`, against `table build`.
 
-mod common;
+use crate::common;
 use common::TempDir;
 
 use std::path::Path;

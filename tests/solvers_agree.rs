@@ -135,19 +135,42 @@ fn ataxx_agrees<G: Notation>(count: usize, seed: u64) {
 
 #[test]
 fn solvers_agree_with_brute_force_on_random_ataxx() {
+    ataxx_agrees::<AtaxxStandard>(400, 1);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn solvers_agree_with_brute_force_on_random_ataxx_deep() {
     ataxx_agrees::<AtaxxStandard>(1500, 1);
 }
 
 #[test]
 fn solvers_agree_with_brute_force_on_random_polish_ataxx() {
+    ataxx_agrees::<AtaxxPolish>(400, 2);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn solvers_agree_with_brute_force_on_random_polish_ataxx_deep() {
     ataxx_agrees::<AtaxxPolish>(1500, 2);
 }
 
 #[test]
 fn solvers_agree_with_brute_force_on_random_digraphs() {
+    digraphs_agree(400);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn solvers_agree_with_brute_force_on_random_digraphs_deep() {
+    digraphs_agree(1500);
+}
+
+/// Every configuration agrees with brute force on `count` random digraphs.
+fn digraphs_agree(count: u64) {
     let configs = configurations();
     let mut outcomes = [0usize; 3];
-    for seed in 0..1500u64 {
+    for seed in 0..count {
         let pos = Digraph::random(4 + (seed % 12) as usize, seed);
         assert!(check(&pos, &configs));
         let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
