@@ -129,8 +129,8 @@
 //! them to the siblings instead. [`AlphaBetaSolver::with_deferral`] turns it off to measure it
 //! (`bitsolve parallel-study --solver alphabeta,alphabeta-lazy`).
 
+mod entry;
 mod ordering;
-mod score;
 mod search;
 #[cfg(test)]
 mod tests;
@@ -139,7 +139,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use self::score::{AlphaBetaEntry, value_of};
+use self::entry::{AlphaBetaEntry, value_of};
 use self::search::{RootResult, Searcher, Shared};
 use super::tt::TranspositionTable;
 use super::{Limits, Report, Solver, SolverOptions, Stats, Value};

@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use crate::search::move_hash::move_hash;
 
-use super::score::NO_MOVE;
+use super::entry::NO_MOVE;
 
 /// History table size (a power of two).
 const HISTORY_SIZE: usize = 1 << 12;

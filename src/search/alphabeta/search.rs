@@ -4,8 +4,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::entry::{AlphaBetaEntry, MAX_DEPTH, NO_MOVE, from_node, to_node};
 use super::ordering::MoveOrdering;
-use super::score::{AlphaBetaEntry, MAX_DEPTH, NO_MOVE, from_node, to_node};
 use crate::game::{Game, MoveList, Outcome};
 use crate::search::history::repeated_index;
 use crate::search::mate::{WIN, loss_in, win_in};

@@ -1,358 +1,17 @@
-//! Exact final scores of [`Scored`] games: the value is a points difference, not only a result.
-//!
-//! Three ways to the same number, behind one [`ScoreSolver`] interface:
-//!
-//! * [`BruteScore`]: plain minimax over final scores, the oracle.
-//! * [`AlphaBetaScore`]: fail-soft negamax over scores on the shared lock-free table (entries
-//!   hold a lower and an upper bound, valid whatever the window), driven at the root by
-//!   null-window tests: the first at a guess (a shallow search over
-//!   [`Scored::score_estimate`]s), then bisection of the remaining interval, each test
-//!   narrowing it by its fail-soft value (MTD(f) and Pons' null-window bisection). The table
-//!   survives between tests, so later tests reuse earlier bounds. Refinements
-//!   ([`ScoreFeatures`]): enhanced transposition cutoffs, killer and history ordering, MTD(f)
-//!   steps at the root, the shallow first guess, ordering by two-ply searches near the root,
-//!   and optionally symmetric table keys. With threads, different thresholds are tested side
-//!   by side on the shared table (see [`AlphaBetaScore`]).
-//! * [`BisectionScore`]: the same bisection over any win/loss [`Solver`](super::Solver): the
-//!   wrapper game [`Threshold`] ends like the real game but its outcome is "the root's mover
-//!   wins iff the final score is at least `t`", so alpha-beta, PNS or df-pn decide
-//!   "score >= t" unchanged.
-//!
-//! Only games without cycles are supported (the score of endless play is undefined): the
-//! searches keep no path.
-//!
-//! ```
-//! use bitsolve::search::score::{AlphaBetaScore, BruteScore, ScoreSolver};
-//! use bitsolve::{Game, Gauss, Limits, SolverOptions};
-//! // Random placements until four are left.
-//! let mut g = Gauss::default();
-//! while g.remaining() > 4 {
-//!     let mut moves = Default::default();
-//!     g.generate_moves(&mut moves);
-//!     g.play(moves[(g.hash() % moves.len() as u64) as usize]);
-//! }
-//! let exact = BruteScore.solve_score(&g, &Limits::none()).score;
-//! let options = SolverOptions { tt_mib: 1, ..SolverOptions::default() };
-//! assert_eq!(AlphaBetaScore::new(&options).solve_score(&g, &Limits::none()).score, exact);
-//! ```
+//! [`AlphaBetaScore`]: fail-soft negamax over scores on the shared table, driven at the root by null-window tests (MTD(f) steps and bisection), with threads testing thresholds side by side.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::Instant;
-
-use super::tt::{TranspositionTable, TtEntry};
-use super::{Limits, SolverKind, SolverOptions, Stats, make_solver};
-use crate::game::{Game, Outcome, Scored};
-
-/// The answer of a score solver for one root.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScoreReport<M> {
-    /// Exact final score for the side to move under perfect play; `None` if a limit stopped
-    /// the search first.
-    pub score: Option<i32>,
-    /// A move that achieves the score (`None` at a finished position or when unknown).
-    pub best_move: Option<M>,
-    /// What the search measured.
-    pub stats: Stats,
-}
-
-/// An algorithm computing exact final scores.
-pub trait ScoreSolver<G: Scored>: Send {
-    /// Solves `root` within `limits`.
-    fn solve_score(&mut self, root: &G, limits: &Limits) -> ScoreReport<G::Move>;
-}
-
-/// The score solver for `kind`: `brute` is [`BruteScore`], `alphabeta` [`AlphaBetaScore`], and
-/// the proof-number solvers decide the thresholds of a [`BisectionScore`].
-pub fn make_score_solver<G: Scored>(
-    kind: SolverKind,
-    options: &SolverOptions,
-) -> Box<dyn ScoreSolver<G>> {
-    match kind {
-        SolverKind::Brute => Box::new(BruteScore),
-        SolverKind::Alphabeta => Box::new(AlphaBetaScore::new(options)),
-        // The matching solver needs a position graph and the retrograde one an exact key, which
-        // a threshold game lacks: they report every threshold unknown, so the score stays
-        // unknown (`auto` is then df-pn).
-        SolverKind::Pns
-        | SolverKind::Dfpn
-        | SolverKind::Matching
-        | SolverKind::Retro
-        | SolverKind::Table
-        | SolverKind::Retro2
-        | SolverKind::Auto => Box::new(BisectionScore::new(kind, options)),
-    }
-}
-
-/// Plain minimax over final scores: the oracle.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BruteScore;
-
-impl BruteScore {
-    /// The exact score of `pos` (exponential).
-    pub fn score<G: Scored>(pos: &G, nodes: &mut u64) -> i32 {
-        *nodes += 1;
-        if let Some(s) = pos.final_score() {
-            return s;
-        }
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = pos.clone();
-                child.play(mv);
-                -Self::score(&child, nodes)
-            })
-            .max()
-            .expect("a game that is not over has a move")
-    }
-}
-
-impl<G: Scored> ScoreSolver<G> for BruteScore {
-    fn solve_score(&mut self, root: &G, _limits: &Limits) -> ScoreReport<G::Move> {
-        let start = Instant::now();
-        let mut nodes = 1;
-        let mut best: Option<(i32, G::Move)> = None;
-        let score = if let Some(s) = root.final_score() {
-            s
-        } else {
-            let mut moves = G::Moves::default();
-            root.generate_moves(&mut moves);
-            for &mv in moves.iter() {
-                let mut child = root.clone();
-                child.play(mv);
-                let v = -Self::score(&child, &mut nodes);
-                if best.is_none_or(|(b, _)| v > b) {
-                    best = Some((v, mv));
-                }
-            }
-            best.expect("a game that is not over has a move").0
-        };
-        let stats = Stats { nodes, elapsed: start.elapsed(), ..Stats::default() };
-        ScoreReport { score: Some(score), best_move: best.map(|(_, m)| m), stats }
-    }
-}
-
-/// Table entry of [`AlphaBetaScore`].
-///
-/// ```text
-/// bits  0..16  lower  i16  lower bound on the exact score
-/// bits 16..32  upper  i16  upper bound on the exact score
-/// bits 32..40  move   u8   index of the best move found (0xFF: none)
-/// bits 40..48  work   u8   log2 of the nodes searched below (replacement priority)
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ScoreEntry {
-    lower: i16,
-    upper: i16,
-    move_index: u8,
-    work: u8,
-}
-
-const NO_MOVE: u8 = u8::MAX;
-
-impl TtEntry for ScoreEntry {
-    fn to_bits(self) -> u64 {
-        u64::from(self.lower as u16)
-            | u64::from(self.upper as u16) << 16
-            | u64::from(self.move_index) << 32
-            | u64::from(self.work) << 40
-    }
-
-    fn from_bits(bits: u64) -> Self {
-        ScoreEntry {
-            lower: (bits as u16).cast_signed(),
-            upper: ((bits >> 16) as u16).cast_signed(),
-            move_index: (bits >> 32) as u8,
-            work: (bits >> 40) as u8,
-        }
-    }
-
-    fn priority(self) -> u32 {
-        u32::from(self.work) + if self.lower == self.upper { 64 } else { 0 }
-    }
-}
+#[allow(clippy::wildcard_imports)]
+use super::*;
 
 /// Nodes between two looks at the limits (and, with threads, at whether the test still
 /// matters).
-const CHECK_INTERVAL: u64 = 1024;
+pub(super) const CHECK_INTERVAL: u64 = 1024;
 
 /// Bits of a move's slot in the history table.
-const HISTORY_BITS: u32 = 10;
-
-/// The refinements of [`AlphaBetaScore`]'s search. [`ScoreFeatures::default`] is what the
-/// solver uses; turning one off ([`AlphaBetaScore::with_features`]) only measures what it gives,
-/// the scores stay exact either way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(clippy::struct_excessive_bools, reason = "independent switches, each measured alone")]
-pub struct ScoreFeatures {
-    /// Enhanced transposition cutoffs: before searching its children, a node looks each of them
-    /// up in the table, and a child whose stored upper bound already proves the cut ends the
-    /// node at once (a lower one raises `alpha` before the first search).
-    pub etc: bool,
-    /// History heuristic: among children with equal score estimates, the moves that caused
-    /// more cutoffs (weighted by the work below them) elsewhere in the search come first.
-    pub history: bool,
-    /// Table keys from [`Scored::canonical_hash`]: positions equal up to a symmetry of the
-    /// game share one entry. Off by default: on ten random Gauss positions with 9 placements
-    /// left it saved 0.5% of the nodes and cost about 15% more time (symmetric positions are
-    /// rare once the board is crowded).
-    pub symmetry: bool,
-    /// Root tests step from the last fail-soft value (MTD(f)) instead of bisecting the
-    /// remaining interval (after the first test at the estimate, which both do).
-    pub mtdf: bool,
-    /// At nodes with at least [`SHALLOW_HEIGHT`] plies below them (the top few plies, where a
-    /// wrong first child costs a large subtree), children are ordered by a
-    /// [`SHALLOW_DEPTH`]-ply search over estimates (the search of the first guess) instead of
-    /// their own estimate.
-    /// On ten random Gauss positions with 11 placements left (one thread) it took 26% fewer
-    /// nodes and 29% less time; the one position with 12 left that took longest went from
-    /// 151 s to 76 s on two threads. (A one-ply search from height 4, measured first, saved
-    /// 9% of the nodes but cost 28% more time.)
-    pub shallow: bool,
-    /// The first root test is at the value of a search over score estimates to
-    /// [`guess_depth`] plies instead of the root's own estimate: on random Gauss positions
-    /// with 10 and 12 placements left it is within one point of the exact score far more
-    /// often, so fewer root tests are needed.
-    pub guess: bool,
-    /// Killer moves: per ply, the last two moves that cut a node off are tried first there
-    /// (before the other children are even played, so a node whose children all finish the
-    /// game often stops after one), and among children with equal estimates they come first.
-    pub killer: bool,
-    /// The table's move is searched as soon as it is built, before the other children are
-    /// played, and so are the killers at nodes whose grandchildren end the game (where
-    /// building every child only to order them costs more than the order saves). On random
-    /// Gauss positions with 11 and 12 placements left it took 1% more nodes and 17% less time.
-    pub eager: bool,
-    /// With threads, at nodes at least [`DEFER_HEIGHT`] plies above the deepest seen, a child
-    /// that another thread is searching is put off until the node's other children are
-    /// searched (the exclusive search of ABDADA), the first child searched excepted; threads
-    /// that run the same test then split its work instead of repeating it. On 2 threads it took
-    /// 9% fewer nodes and 10% less time on nine random Gauss positions with 11 and 12 left
-    /// (two runs each, alternating with runs without it).
-    pub defer: bool,
-}
-
-/// Height (plies down to the deepest node seen so far) from which [`ScoreFeatures::defer`]
-/// applies: below it subtrees are too small to be worth the marks.
-pub const DEFER_HEIGHT: u32 = 4;
-
-/// Plies of the search that makes the first guess ([`ScoreFeatures::guess`]) when the game
-/// does not tell how many plies are left ([`Scored::plies_left`]).
-pub const GUESS_DEPTH: u32 = 6;
-
-/// Deepest first guess for games that tell how many plies are left.
-pub const GUESS_DEPTH_MAX: u32 = 8;
-
-/// The depth of the first guess at `root`: [`GUESS_DEPTH`], or, when the game tells the plies
-/// left, the deepest up to [`GUESS_DEPTH_MAX`] that leaves an even number of plies below its
-/// horizon. On Gauss the estimate at a horizon with an odd number of placements left is biased
-/// (the side to move there has one placement more than the other): on ten random positions
-/// with 12 placements left the guesses of 7 and 9 plies missed the exact scores by 15 and 12
-/// points in all, those of 6 and 8 plies by 6 and 7; with 11 left, 7 plies missed by 4 in all,
-/// 6 and 8 by 9 and 13. The 12-left position that took longest (exact score -3) was guessed
-/// -1 at 6 plies and -2 at 8, and solved in 48 s instead of 62 s on two threads.
-pub fn guess_depth<G: Scored>(root: &G) -> u32 {
-    match root.plies_left() {
-        None => GUESS_DEPTH,
-        Some(left) => {
-            let depth = left.min(GUESS_DEPTH_MAX);
-            depth - (left - depth) % 2
-        }
-    }
-}
-
-/// Fail-soft alpha-beta over scores to `depth` plies, [`Scored::score_estimate`] at the horizon,
-/// children ordered by [`Scored::order_estimate`]: the first guess of the root tests. Counts
-/// its nodes in `nodes`.
-fn guess<G: Scored>(pos: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-    *nodes += 1;
-    if let Some(s) = pos.final_score() {
-        return s;
-    }
-    if depth == 0 {
-        return pos.score_estimate();
-    }
-    let mut moves = G::Moves::default();
-    pos.generate_moves(&mut moves);
-    if depth == 1 {
-        // The children's values are their estimates: no need to build them.
-        let mut best = i32::MIN;
-        for &mv in moves.iter() {
-            *nodes += 1;
-            best = best.max(-pos.estimate_after(mv));
-            if best >= beta {
-                break;
-            }
-        }
-        return best;
-    }
-    let mut children: Vec<(i32, G)> = moves
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.play(mv);
-            (child.order_estimate(), child)
-        })
-        .collect();
-    children.sort_by_key(|c| c.0);
-    let mut best = i32::MIN;
-    for (_, child) in &children {
-        let v = -guess(child, depth - 1, -beta, -alpha, nodes);
-        if v > best {
-            best = v;
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-    }
-    best
-}
-
-/// Height (plies down to the deepest node seen so far) from which nodes order their children
-/// by a search of [`SHALLOW_DEPTH`] plies ([`ScoreFeatures::shallow`]). On the positions with
-/// 11 placements left heights 7 and 8 did about as well; 6 and 9 took more nodes.
-pub const SHALLOW_HEIGHT: u32 = 7;
-
-/// Plies of the ordering search of [`ScoreFeatures::shallow`] below each child (1 and 3 took
-/// more time on the positions with 11 placements left).
-pub const SHALLOW_DEPTH: u32 = 2;
-
-impl Default for ScoreFeatures {
-    fn default() -> Self {
-        ScoreFeatures {
-            etc: true,
-            history: true,
-            symmetry: false,
-            mtdf: true,
-            shallow: true,
-            killer: true,
-            guess: true,
-            eager: true,
-            defer: true,
-        }
-    }
-}
-
-impl ScoreFeatures {
-    /// Every refinement off: the plain search of the first version.
-    pub const NONE: ScoreFeatures = ScoreFeatures {
-        etc: false,
-        history: false,
-        symmetry: false,
-        mtdf: false,
-        shallow: false,
-        killer: false,
-        guess: false,
-        eager: false,
-        defer: false,
-    };
-}
+pub(super) const HISTORY_BITS: u32 = 10;
 
 /// Fail-soft alpha-beta over scores with a table, on one or several threads; see the
-/// [module docs](self).
+/// [module docs](super).
 ///
 /// With `threads > 1` every thread runs null-window tests of the root on the one shared table.
 /// Before the first result they test the guess and its nearest neighbours side by side (the
@@ -404,7 +63,7 @@ impl AlphaBetaScore {
 }
 
 /// The root interval and the tests running on it, shared by the threads of one solve.
-struct Interval {
+pub(super) struct Interval {
     /// The score is in `lo..=hi`.
     lo: i32,
     hi: i32,
@@ -475,7 +134,7 @@ impl Interval {
 }
 
 /// What the threads of one solve share besides the table.
-struct Shared {
+pub(super) struct Shared {
     interval: Mutex<Interval>,
     /// Copies of the interval's ends, read by running tests to see whether they still matter.
     lo: AtomicI32,
@@ -490,9 +149,9 @@ struct Shared {
 }
 
 /// Slots of [`Shared::busy`] (a power of two).
-const BUSY_SLOTS: usize = 1 << 12;
+pub(super) const BUSY_SLOTS: usize = 1 << 12;
 /// Mixes the threshold of a test into its [`Shared::busy`] marks.
-const BUSY_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+pub(super) const BUSY_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Shared {
     /// Whether another thread is searching the position of key `key`.
@@ -522,7 +181,7 @@ impl Shared {
 }
 
 /// A not finished child in a node's buffer.
-struct Child<G> {
+pub(super) struct Child<G> {
     /// Order key: the table's move first, then lower [`Scored::order_estimate`]s.
     order: i32,
     /// History score (larger first among equal `order`).
@@ -535,7 +194,7 @@ struct Child<G> {
 }
 
 /// One thread's search.
-struct Worker<'a, G: Game> {
+pub(super) struct Worker<'a, G: Game> {
     tt: &'a TranspositionTable<ScoreEntry>,
     shared: &'a Shared,
     limits: &'a Limits,
@@ -563,7 +222,7 @@ struct Worker<'a, G: Game> {
 }
 
 /// A cheap hasher for a move's history slot.
-struct SlotHasher(u64);
+pub(super) struct SlotHasher(u64);
 
 impl std::hash::Hasher for SlotHasher {
     fn finish(&self) -> u64 {
@@ -580,7 +239,7 @@ impl std::hash::Hasher for SlotHasher {
 /// Takes the value `v` of the child with move index `index` into a node's best value and
 /// move and its `alpha`; returns whether it cuts the node off (`v >= beta`).
 #[inline]
-fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, v: i32, index: u8) -> bool {
+pub(super) fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, v: i32, index: u8) -> bool {
     if v <= best.0 {
         return false;
     }
@@ -590,7 +249,7 @@ fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, v: i32, index: u8) ->
 }
 
 /// The history slot of `mv` for the mover at `ply`.
-fn history_slot<M: std::hash::Hash>(mv: &M, ply: u32) -> usize {
+pub(super) fn history_slot<M: std::hash::Hash>(mv: &M, ply: u32) -> usize {
     let mut h = SlotHasher(0x243F_6A88_85A3_08D3);
     mv.hash(&mut h);
     let slot = (std::hash::Hasher::finish(&h) >> (64 - HISTORY_BITS)) as usize;
@@ -1003,7 +662,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
                 shared.stop.load(Ordering::Relaxed)
                     || shared.lo.load(Ordering::Relaxed) >= shared.hi.load(Ordering::Relaxed)
             };
-            if !super::wait_to_join(id, self.helper_join, &shared.nodes, done) {
+            if !super::super::wait_to_join(id, self.helper_join, &shared.nodes, done) {
                 return Stats::default();
             }
             Worker::<G>::new(tt, &shared, limits, features, start, id, log).run(root, estimate, id)
@@ -1011,7 +670,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let outputs = if threads == 1 {
             vec![run(0)]
         } else {
-            let pool = self.pool.get_or_insert_with(|| super::thread_pool(threads));
+            let pool = self.pool.get_or_insert_with(|| super::super::thread_pool(threads));
             pool.broadcast(|context| run(context.index()))
         };
         let mut stats = Stats { nodes: guess_nodes, ..Stats::default() };
@@ -1025,123 +684,5 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let best = interval.best.map_or(Some(0), |i| Some(usize::from(i)));
         let best_move = score.and(best.and_then(|i| moves.get(i).copied()));
         ScoreReport { score, best_move, stats }
-    }
-}
-
-/// The wrapper game that turns "is the final score at least `t`?" into a win/loss question.
-///
-/// It plays exactly like the wrapped game; once that is over, the mover at the root (the side
-/// to move when [`Threshold::new`] was called) wins if its final score is at least the
-/// threshold, and loses otherwise. Turns must alternate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Threshold<G> {
-    inner: G,
-    at_least: i32,
-    /// Whether the side to move is the root's opponent.
-    flipped: bool,
-}
-
-/// Hash key of [`Threshold::flipped`].
-const FLIPPED_KEY: u64 = 0x5EED_F11B_7A11_0001;
-
-impl<G: Scored> Threshold<G> {
-    /// The question "does the side to move of `inner` score at least `threshold`?".
-    pub fn new(inner: G, threshold: i32) -> Self {
-        Threshold { inner, at_least: threshold, flipped: false }
-    }
-
-    /// The wrapped position.
-    pub fn inner(&self) -> &G {
-        &self.inner
-    }
-}
-
-impl<G: Scored> Game for Threshold<G> {
-    type Move = G::Move;
-    type Moves = G::Moves;
-    const ACYCLIC: bool = G::ACYCLIC;
-
-    fn generate_moves(&self, moves: &mut Self::Moves) {
-        self.inner.generate_moves(moves);
-    }
-
-    fn play(&mut self, mv: Self::Move) {
-        self.inner.play(mv);
-        self.flipped = !self.flipped;
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        let score = self.inner.final_score()?;
-        let root_score = if self.flipped { -score } else { score };
-        let root_wins = root_score >= self.at_least;
-        Some(if root_wins == self.flipped { Outcome::Loss } else { Outcome::Win })
-    }
-
-    fn hash(&self) -> u64 {
-        self.inner.hash() ^ if self.flipped { FLIPPED_KEY } else { 0 }
-    }
-
-    fn reversible_plies(&self) -> Option<u32> {
-        self.inner.reversible_plies()
-    }
-}
-
-/// Bisection over thresholds, each decided by a win/loss solver on [`Threshold`].
-pub struct BisectionScore {
-    kind: SolverKind,
-    options: SolverOptions,
-}
-
-impl std::fmt::Debug for BisectionScore {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BisectionScore").field("kind", &self.kind).finish_non_exhaustive()
-    }
-}
-
-impl BisectionScore {
-    /// Thresholds decided by solver `kind` built with `options`.
-    pub fn new(kind: SolverKind, options: &SolverOptions) -> Self {
-        BisectionScore { kind, options: *options }
-    }
-}
-
-impl<G: Scored> ScoreSolver<G> for BisectionScore {
-    fn solve_score(&mut self, root: &G, limits: &Limits) -> ScoreReport<G::Move> {
-        let start = Instant::now();
-        let mut stats = Stats::default();
-        if let Some(s) = root.final_score() {
-            stats.elapsed = start.elapsed();
-            return ScoreReport { score: Some(s), best_move: None, stats };
-        }
-        let mut solver = make_solver::<Threshold<G>>(self.kind, &self.options);
-        let mut moves = G::Moves::default();
-        root.generate_moves(&mut moves);
-        let (mut lo, mut hi) = (-G::SCORE_BOUND, G::SCORE_BOUND);
-        let mut best_move = moves.first().copied();
-        let mut t = root.score_estimate().clamp(lo + 1, hi);
-        let budget = limits.time;
-        let mut limits = limits.clone();
-        limits.time = budget.map(|t| t.saturating_sub(start.elapsed()));
-        while lo < hi {
-            let report = solver.solve(&Threshold::new(root.clone(), t), &limits);
-            stats.absorb(&report.stats);
-            match report.outcome {
-                Some(Outcome::Win) => {
-                    lo = t;
-                    best_move = report.best_move;
-                }
-                Some(_) => hi = t - 1,
-                None => break,
-            }
-            if let Some(n) = limits.nodes.as_mut() {
-                *n = n.saturating_sub(report.stats.nodes);
-            }
-            // Whole-solve wall time, table set-up between thresholds included.
-            limits.time = budget.map(|t| t.saturating_sub(start.elapsed()));
-            t = lo + (hi - lo + 1) / 2;
-        }
-        stats.elapsed = start.elapsed();
-        let score = (lo == hi).then_some(lo);
-        ScoreReport { score, best_move: score.and(best_move), stats }
     }
 }
