@@ -22,6 +22,7 @@ mod gipf_official;
 mod gipf_retro;
 mod gipf_solvers;
 mod hostile_input;
+mod new_game;
 mod parallel;
 mod perft;
 mod retro_index;
