@@ -57,7 +57,7 @@ status)
   if running; then state="running pid $(cat "$PIDFILE") ($(ps -o stat= -p "$(cat "$PIDFILE")"))"; else state=stopped; fi
   echo "$out: $state"
   bin=$(cut -d' ' -f1 < "${out%.bin}.cmd")
-  line=$("$bin" ataxx data "$out" | head -1) || true
+  line=$("$bin" ataxx data "$out" | sed -n 1p) || true
   echo "$line"
   now=$(date +%s); pos=$(sed -n 's/.* positions=\([0-9]*\).*/\1/p' <<< "$line")
   if [[ -n $pos && -f ${out%.bin}.rate ]]; then

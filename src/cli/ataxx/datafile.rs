@@ -51,7 +51,7 @@
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{BufReader, Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail, ensure};
@@ -351,6 +351,7 @@ pub struct DataArgs {
 pub fn run(args: &DataArgs) -> ExitCode {
     let mut failed = false;
     let (mut games, mut positions) = (0u64, 0u64);
+    let mut lines = Vec::new();
     for path in &args.files {
         match summarise(path, args.unique) {
             Ok(s) => {
@@ -365,18 +366,25 @@ pub fn run(args: &DataArgs) -> ExitCode {
                 } else {
                     " checksums=none".to_string()
                 };
-                println!(
+                lines.push(format!(
                     "{path}: ok version={} games={} positions={} blocked_positions={}{unique}{results} incomplete_tail_bytes={}",
                     s.version, s.games, s.positions, s.blocked_positions, s.tail_bytes
-                );
+                ));
             }
             Err(e) => {
                 failed = true;
-                println!("{path}: damaged: {e:#}");
+                lines.push(format!("{path}: damaged: {e:#}"));
             }
         }
     }
-    println!("total: games={games} positions={positions}");
+    lines.push(format!("total: games={games} positions={positions}"));
+    // A reader that stops early (`| head -1`) is not an error of the files: stop writing.
+    let mut out = std::io::stdout().lock();
+    for line in &lines {
+        if writeln!(out, "{line}").is_err() {
+            break;
+        }
+    }
     if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
