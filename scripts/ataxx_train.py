@@ -142,7 +142,7 @@ def dedup(rec):
     return out, result.astype(np.float32)
 
 
-def load(paths, unique=False):
+def load(paths, unique=False, skip_blocked=False):
     """Records of the data files, as a DTYPE array (the file's number in the high bits of the
     game index when there are several), and the result of each record in -1..1 (a mean over
     copies with `unique`)."""
@@ -150,6 +150,8 @@ def load(paths, unique=False):
     for n, path in enumerate(paths):
         rec = load_file(path)
         games = np.unique(rec["game"]).size
+        if skip_blocked:
+            rec = rec[rec["blocked"] == 0]
         size = rec.size
         if unique:
             rec, result = dedup(rec)
@@ -479,6 +481,8 @@ def main():
     ap.add_argument("--max-positions", type=int, default=0, help="use at most this many (0: all)")
     ap.add_argument("--unique", action="store_true", help="one record per distinct position and "
                     "side to move in each file, with the mean score and result of its copies")
+    ap.add_argument("--skip-blocked", action="store_true", help="leave out the positions with "
+                    "blocked squares (the tuples net sees a blocked square as an empty one)")
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     ap.add_argument("--init", help="start from this net file's weights (tuples, format version 2, "
@@ -498,7 +502,7 @@ def main():
         scipy_sparse()
 
     rng = np.random.default_rng(args.seed)
-    rec, wdl = load(args.data, args.unique)
+    rec, wdl = load(args.data, args.unique, args.skip_blocked)
     if args.max_positions:
         rec, wdl = rec[: args.max_positions], wdl[: args.max_positions]
     games = np.unique(rec["game"])
