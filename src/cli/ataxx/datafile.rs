@@ -267,7 +267,7 @@ pub fn summarise(path: &str, unique: bool) -> anyhow::Result<Summary> {
                 sum.games += 1;
                 next_game = Some(index);
             }
-            count(&chunk, 0, &mut sum, unique.then_some(&mut seen));
+            count(&chunk, &OLD_LAYOUT, &mut sum, unique.then_some(&mut seen));
         } else if let Some((records, crc, g)) = trailer(&chunk) {
             let n = (game.len() / RECORD_SIZE) as u32;
             ensure!(
@@ -289,7 +289,7 @@ pub fn summarise(path: &str, unique: bool) -> anyhow::Result<Summary> {
                     rec_game == g,
                     "{path}: byte {offset}: a record of game {rec_game} in game {g}"
                 );
-                count(rec, 16, &mut sum, unique.then_some(&mut seen));
+                count(rec, &LAYOUT, &mut sum, unique.then_some(&mut seen));
             }
             let result = chunk[27] as i8;
             ensure!((-1..=1).contains(&result), "{path}: byte {offset}: game {g} result {result}");
@@ -308,15 +308,25 @@ pub fn summarise(path: &str, unique: bool) -> anyhow::Result<Summary> {
     Ok(sum)
 }
 
-/// Counts one record: its position, blocked squares (at `blocked_at`, 0 for none) and key.
-fn count(rec: &[u8], blocked_at: usize, sum: &mut Summary, seen: Option<&mut HashSet<[u64; 4]>>) {
+/// Where a record keeps its blocked squares (if it has them) and its side to move.
+struct Layout {
+    blocked: Option<usize>,
+    side: usize,
+}
+
+/// Records of versions 1 and 2.
+const OLD_LAYOUT: Layout = Layout { blocked: None, side: 18 };
+/// Records of version 3.
+const LAYOUT: Layout = Layout { blocked: Some(16), side: 26 };
+
+/// Counts one record: its position, its blocked squares and, with `seen`, its key.
+fn count(rec: &[u8], layout: &Layout, sum: &mut Summary, seen: Option<&mut HashSet<[u64; 4]>>) {
     let word = |at: usize| u64::from_le_bytes(rec[at..at + 8].try_into().expect("8 bytes"));
-    let blocked = if blocked_at == 0 { 0 } else { word(blocked_at) };
+    let blocked = layout.blocked.map_or(0, word);
     sum.positions += 1;
     sum.blocked_positions += u64::from(blocked != 0);
     if let Some(seen) = seen {
-        let side = if blocked_at == 0 { rec[18] } else { rec[26] };
-        seen.insert([word(0), word(8), blocked, u64::from(side)]);
+        seen.insert([word(0), word(8), blocked, u64::from(rec[layout.side])]);
     }
 }
 
