@@ -5,7 +5,7 @@
 //! * `gipf-rows`: row detection after every push of those positions, by the `(S, K)` window
 //!   tables against the older scan of the lines through the gained cells;
 //! * `gipf-probe`: df-pn on the S=4 positions of official test 9, with the win probe finding the
-//!   first reply by `Game::first_move` against generating every reply (the default method);
+//!   first reply by `capability::FirstMove` against generating every reply (the default method);
 //! * `gipf-children`: the distinct child states of 2000 S=3 K=3 7+7 positions from random play
 //!   (`Gipf::for_each_child_state`, what the retrograde solver `retro2` generates once per
 //!   position in its reachability pass and again in its scan), asserting their count;
@@ -95,8 +95,8 @@ fn rows(c: &mut Criterion) {
     group.finish();
 }
 
-/// GIPF with the trait's default `first_move` (generate every move, take the first): the win
-/// probe as it was before `Gipf::first_move`.
+/// GIPF without the `FirstMove` capability (the probe generates every move and takes the
+/// first): the win probe as it was before `Gipf::first_move`.
 #[derive(Clone)]
 struct FullProbe(Gipf);
 

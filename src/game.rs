@@ -186,72 +186,11 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
-    /// For games that are undirected vertex geography (every move can be undone and no
-    /// position may be entered twice): the part of the position graph still open from here, for
-    /// the matching solver ([`crate::search::SolverKind::Matching`]). `None`: the game is not of
-    /// this kind (the default). `Some(Err)`: more than `max_positions` positions.
-    fn position_graph(
-        &self,
-        max_positions: usize,
-    ) -> Option<Result<crate::graph::PositionGraph<Self::Move>, String>> {
-        let _ = max_positions;
-        None
-    }
-
-    /// Initial df-pn numbers `(phi, delta)` for this position, new to the search and not over,
-    /// from its mover's view (`phi`: cost of proving the mover wins, `delta`: cost of refuting
-    /// that; both at least 1), when the game knows better than the search's own initialisation
-    /// (mobility or `1, 1`). `None` (the default): the search's own numbers. A hint is only a
-    /// guess: it changes the order of the search, never its result.
-    fn proof_numbers_hint(&self) -> Option<(u64, u64)> {
-        None
-    }
-
-    /// The game's own options (`bitsolve solve --game-option NAME=VALUE`): settings of the
-    /// position that change how solvers see it, never its value (geography's exact reductions).
-    /// Default: none.
-    const OPTIONS: &'static [GameOption] = &[];
-
-    /// Sets the game option `name` (one of [`Game::OPTIONS`]) to `value` on this position;
-    /// positions played from it keep the setting.
-    ///
-    /// # Errors
-    /// A name the game does not know, or a value it cannot take (with what is allowed).
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let _ = value;
-        Err(unknown_option(name, Self::OPTIONS))
-    }
-
-    /// The first move [`Game::generate_moves`] would give, if any. Searches that only need one
-    /// reply (the df-pn win probe) call this; games override it when they can find that move
-    /// without generating the others. Default: generate and take the first.
-    fn first_move(&self) -> Option<Self::Move> {
-        let mut moves = Self::Moves::default();
-        self.generate_moves(&mut moves);
-        moves.first().copied()
-    }
-}
-
-/// A game option ([`Game::OPTIONS`]): its name, the value the solve command uses unless told
-/// otherwise, and what it does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameOption {
-    /// The name (`--game-option NAME=VALUE`).
-    pub name: &'static str,
-    /// The value `bitsolve solve` applies when the option is not given.
-    pub solve_default: &'static str,
-    /// What the option does and the values it takes.
-    pub help: &'static str,
-}
-
-/// The error of [`Game::set_option`] for a name not among `known`.
-pub fn unknown_option(name: &str, known: &[GameOption]) -> String {
-    if known.is_empty() {
-        format!("unknown game option `{name}`: this game has no options")
-    } else {
-        let names: Vec<&str> = known.iter().map(|o| o.name).collect();
-        format!("unknown game option `{name}` (this game has: {})", names.join(", "))
-    }
+    /// What the game offers beyond its rules to the solvers and commands that can use it
+    /// (capability traits of [`crate::capability`]: the position graph, proof-number hints,
+    /// a cheap first move, game options, search hints). Default: nothing.
+    const CAPABILITIES: crate::capability::Capabilities<Self> =
+        crate::capability::Capabilities::NONE;
 }
 
 /// Move-path enumeration for testing move generators (perft).

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod bitboard;
+pub mod capability;
 pub mod dataset;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -18,7 +19,9 @@ pub mod unmove;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard64, Bitboard128};
-pub use game::{ByPlayer, Evaluate, Game, GameOption, MoveList, Outcome, Perft, Player, Scored};
+pub use capability::GameOption;
+pub use capability::SearchHints;
+pub use game::{ByPlayer, Evaluate, Game, MoveList, Outcome, Perft, Player, Scored};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
 pub use games::digraph::Digraph;
@@ -26,5 +29,4 @@ pub use games::gauss::{Gauss, GaussMove};
 pub use games::geography::Geography;
 pub use games::gipf::{Gipf, GipfMove};
 pub use notation::{Notation, ParseError};
-pub use search::hints::SearchHints;
 pub use search::{Limits, Report, Solver, SolverKind, SolverOptions, Stats, Value, make_solver};

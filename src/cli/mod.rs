@@ -153,7 +153,8 @@ pub fn main() -> ExitCode {
             if let Some(start) = game.start_position() {
                 println!("Start position: {start}");
             }
-            let options = bitsolve::with_game!(game, G => <G as bitsolve::Game>::OPTIONS);
+            let options =
+                bitsolve::with_game!(game, G => <G as bitsolve::Game>::CAPABILITIES.options);
             for o in options {
                 println!(
                     "Game option `{}` (--game-option {}=VALUE; solve default `{}`): {}",
@@ -236,7 +237,7 @@ pub fn parse_game_option(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// The game options a solve applies: every option of `G` ([`bitsolve::Game::OPTIONS`]) with
+/// The game options a solve applies: every option of `G` ([`bitsolve::capability::Configurable`]) with
 /// the value given for it, else its solve default, in the game's order.
 ///
 /// # Errors
@@ -244,15 +245,16 @@ pub fn parse_game_option(text: &str) -> Result<(String, String), String> {
 pub fn effective_game_options<G: bitsolve::Game>(
     given: &[(String, String)],
 ) -> anyhow::Result<Vec<(String, String)>> {
+    let known = G::CAPABILITIES.options;
     for (k, (name, _)) in given.iter().enumerate() {
-        if !G::OPTIONS.iter().any(|o| o.name == name) {
-            anyhow::bail!("--game-option: {}", bitsolve::game::unknown_option(name, G::OPTIONS));
+        if !known.iter().any(|o| o.name == name) {
+            anyhow::bail!("--game-option: {}", bitsolve::capability::unknown_option(name, known));
         }
         if given[..k].iter().any(|(n, _)| n == name) {
             anyhow::bail!("--game-option: `{name}` given twice");
         }
     }
-    Ok(G::OPTIONS
+    Ok(known
         .iter()
         .map(|o| {
             let value = given.iter().find(|(n, _)| n == o.name).map_or(o.solve_default, |(_, v)| v);
@@ -270,7 +272,8 @@ pub fn apply_game_options<G: bitsolve::Game>(
     options: &[(String, String)],
 ) -> anyhow::Result<()> {
     for (name, value) in options {
-        pos.set_option(name, value).map_err(|e| anyhow::anyhow!("--game-option {name}: {e}"))?;
+        bitsolve::capability::set_option(pos, name, value)
+            .map_err(|e| anyhow::anyhow!("--game-option {name}: {e}"))?;
     }
     Ok(())
 }

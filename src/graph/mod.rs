@@ -2,7 +2,7 @@
 //! ([`matching`]: maximum matching on general graphs).
 //!
 //! Solvers that see a game as a graph of positions (undirected vertex geography) build a
-//! [`PositionGraph`] through [`crate::Game::position_graph`].
+//! [`PositionGraph`] through [`crate::capability::GraphGame`].
 
 pub mod matching;
 

@@ -1,7 +1,7 @@
 //! The matching solver: for games that are undirected vertex geography (moves reversible, no
 //! position entered twice), the player to move from `v` wins iff every maximum matching of the
 //! position graph covers `v` (Fraenkel, Scheinerman and Ullman 1993). Polynomial in the number of
-//! positions; the graph comes from [`Game::position_graph`].
+//! positions; the graph comes from [`crate::capability::GraphGame`].
 //!
 //! A winning move goes along the edge of a maximum matching; from a lost position any move is
 //! as good as another. The solver knows results only, not distances.
@@ -35,10 +35,10 @@ impl<G: Game> Solver<G> for MatchingSolver {
         let start = Instant::now();
         let max =
             limits.nodes.map_or(DEFAULT_MAX_POSITIONS, |n| n.min(u32::MAX as u64 - 1) as usize);
-        let reason = match root.position_graph(max) {
+        let reason = match G::CAPABILITIES.position_graph.map(|graph| graph(root, max)) {
             None => Unknown::Unsupported(
                 "the matching solver needs a game that is undirected vertex geography \
-                 (Game::position_graph); this game is not"
+                 (capability::GraphGame); this game is not"
                     .into(),
             ),
             Some(Err(err)) => Unknown::GaveUp(format!("matching solver: {err}")),
@@ -77,11 +77,11 @@ mod tests {
 
     /// A game without a position graph gets no answer, and the report says why.
     #[test]
-    fn a_game_without_position_graph_gives_the_reason() {
+    fn a_game_without_a_graph_capability_gives_the_reason() {
         let g = Digraph::new(vec![vec![1], vec![]], 0);
         let r = MatchingSolver::new().solve(&g, &Limits::none());
         assert_eq!(r.outcome, None);
         let Some(Unknown::Unsupported(why)) = &r.unknown else { panic!("{:?}", r.unknown) };
-        assert!(why.contains("position_graph"), "{why}");
+        assert!(why.contains("GraphGame"), "{why}");
     }
 }

@@ -11,7 +11,6 @@ pub mod alphabeta;
 pub mod brute;
 pub mod dfpn;
 pub mod engine;
-pub mod hints;
 pub mod history;
 pub mod matching;
 pub mod mate;
@@ -352,10 +351,10 @@ impl Default for SolverOptions {
 
 impl SolverOptions {
     /// The default options with the proof-number settings game `G` runs best with
-    /// ([`hints::hints_for`]): what `bitsolve solve`, `compare` and the GIPF interpreter start
-    /// from before any flag.
+    /// ([`crate::capability::SearchHints`] in [`Game::CAPABILITIES`]): what `bitsolve solve`,
+    /// `compare` and the GIPF interpreter start from before any flag.
     pub fn for_game<G: Game>() -> Self {
-        let hints = hints::hints_for::<G>();
+        let hints = G::CAPABILITIES.search_hints;
         SolverOptions {
             epsilon: hints.dfpn_epsilon,
             mobility: hints.informative_mobility,

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 pub use board::{Board, Piece, Placement, SzochyMove};
 pub use instance::{Instance, TestCase, parse_tests};
 
+use crate::capability::{Capabilities, GraphGame};
 use crate::game::{Game, Outcome};
 use crate::graph::PositionGraph;
 use crate::graph::matching::{self, Matching};
@@ -194,6 +195,8 @@ impl Szochy {
 }
 
 impl Game for Szochy {
+    /// Undirected vertex geography: the matching solver reads the whole position graph.
+    const CAPABILITIES: Capabilities<Self> = Capabilities::NONE.with_position_graph();
     type Move = SzochyMove;
     type Moves = Vec<SzochyMove>;
 
@@ -230,18 +233,14 @@ impl Game for Szochy {
     fn hash(&self) -> u64 {
         self.visited_hash ^ key_hash(encode(&self.placement), CURRENT_SALT)
     }
+}
 
-    fn position_graph(
-        &self,
-        max_positions: usize,
-    ) -> Option<Result<PositionGraph<SzochyMove>, String>> {
+impl GraphGame for Szochy {
+    fn position_graph(&self, max_positions: usize) -> Result<PositionGraph<SzochyMove>, String> {
         let current = encode(&self.placement);
         let excluded: HashSet<u128> =
             self.visited.iter().copied().filter(|&k| k != current).collect();
-        let e = match enumerate::enumerate(&self.board, &self.placement, &excluded, max_positions) {
-            Ok(e) => e,
-            Err(err) => return Some(Err(err)),
-        };
+        let e = enumerate::enumerate(&self.board, &self.placement, &excluded, max_positions)?;
         let counts = counts(&self.placement);
         let root_moves = e
             .graph
@@ -255,7 +254,7 @@ impl Game for Szochy {
                 )
             })
             .collect();
-        Some(Ok(PositionGraph { graph: e.graph, root: 0, root_moves }))
+        Ok(PositionGraph { graph: e.graph, root: 0, root_moves })
     }
 }
 

@@ -357,7 +357,8 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Initial numbers of a child new to the search (not over, not a repetition, not in the
     /// table): the game's hint, else mobility and the win probe as configured, else `1, 1`.
     fn initial_numbers(&mut self, child: &G, child_proves: bool) -> (u64, u64) {
-        if let Some((phi, delta)) = child.proof_numbers_hint() {
+        if let Some((phi, delta)) = G::CAPABILITIES.proof_numbers_hint.and_then(|hint| hint(child))
+        {
             return (phi.clamp(1, MAX_FINITE), delta.clamp(1, MAX_FINITE));
         }
         let (mobility, probe) = (self.shared.mobility, self.shared.probe);
@@ -371,7 +372,7 @@ impl<'a, G: Game> Worker<'a, G> {
             child.generate_moves(grand);
             grand.first().copied()
         } else {
-            child.first_move()
+            crate::capability::first_move(child)
         };
         let wins_at_once = probe
             && first.is_some_and(|g| {
