@@ -1,11 +1,11 @@
 #![doc = include_str!("../README.md")]
 
 pub mod bitboard;
-pub mod capability;
 pub mod dataset;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
+pub use game::capability;
 pub mod games;
 pub mod geometry;
 pub mod graph;

@@ -52,7 +52,7 @@ fn binary_targets() -> Vec<Target> {
         Target {
             name: "uai",
             run: |data| {
-                if let Err(e) = super::ataxx::fuzz_uai(data) {
+                if let Err(e) = crate::cli::ataxx::fuzz_uai(data) {
                     panic!("{e}");
                 }
             },
@@ -90,7 +90,7 @@ fn binary_targets() -> Vec<Target> {
         Target {
             name: "arbiter",
             run: |data| {
-                if let Err(e) = super::ataxx::fuzz_arbiter(data) {
+                if let Err(e) = crate::cli::ataxx::fuzz_arbiter(data) {
                     panic!("{e}");
                 }
             },
@@ -105,7 +105,7 @@ fn binary_targets() -> Vec<Target> {
         },
         Target {
             name: "geography-server",
-            run: super::geography::fuzz_server_lines,
+            run: crate::cli::geography::fuzz_server_lines,
             seed_files: &[],
             whole_files: true,
             seeds: &["210 5\r\n210 7\n\n210  3 \n210 x\n999\n"],

@@ -40,7 +40,7 @@ pub fn run(args: &PerftArgs) -> Result<ExitCode> {
 }
 
 fn perft<G: Notation + Perft>(text: &str, args: &PerftArgs) -> Result<()> {
-    let pos: G = super::load_position(text, &args.moves)?;
+    let pos: G = crate::cli::args::load_position(text, &args.moves)?;
     let start = Instant::now();
     let total = if args.split && args.depth > 0 {
         let mut rows: Vec<(String, u64)> =

@@ -11,6 +11,7 @@ pub mod alphabeta;
 pub mod brute;
 pub mod dfpn;
 pub mod engine;
+mod factory;
 pub mod history;
 pub mod matching;
 pub mod mate;
@@ -19,6 +20,8 @@ pub mod pns;
 pub mod portfolio;
 pub mod retro;
 pub mod score;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod tt;
 pub mod value;
 
@@ -28,6 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Game, Outcome};
+pub use factory::make_solver;
 pub use tt::{TranspositionTable, TtStats};
 pub use value::Value;
 
@@ -371,21 +375,6 @@ impl SolverOptions {
             self.epsilon = (e > 0.0).then_some(e);
         }
         self
-    }
-}
-
-/// Builds the solver `kind` with `options`.
-pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dyn Solver<G>> {
-    match kind {
-        SolverKind::Brute => Box::new(brute::BruteSolver::new()),
-        SolverKind::Alphabeta => Box::new(alphabeta::AlphaBetaSolver::new(options)),
-        SolverKind::Pns => Box::new(pns::PnsSolver::new(options)),
-        SolverKind::Dfpn => Box::new(dfpn::DfpnSolver::new(options)),
-        SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
-        SolverKind::Retro => Box::new(retro::RetroSolver::new()),
-        SolverKind::Auto => Box::new(portfolio::PortfolioSolver::new(options)),
-        SolverKind::Table => Box::new(retro::table::TableSolver::new()),
-        SolverKind::Retro2 => Box::new(retro::gipf::Retro2Solver::new(options)),
     }
 }
 

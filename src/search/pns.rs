@@ -355,7 +355,7 @@ impl<G: Game> Solver<G> for PnsSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::dfpn::tests::{brute, check, layered, positions};
+    use crate::search::testing::{brute, check, layered, positions};
 
     #[test]
     fn pns_matches_brute() {

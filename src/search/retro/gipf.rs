@@ -702,7 +702,8 @@ fn solve_all(
     if let Some(d) = &dir
         && !d.join(COMPLETE).is_file()
     {
-        let line = format!("{} {}\n", crate::Notation::format_position(root), info.reachable);
+        let line =
+            format!("{} {}\n", crate::notation::Notation::format_position(root), info.reachable);
         std::fs::write(d.join(COMPLETE), line)
             .map_err(|e| Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))))?;
     }
@@ -852,7 +853,7 @@ impl<G: Game> Solver<G> for Retro2Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Notation;
+    use crate::notation::Notation;
 
     /// Solved without files: the sets and cells of `model` from `root`.
     fn solved(model: &GipfModel, root: &Gipf) -> (Vec<KeySet>, Vec<KeptCells>) {

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::search::retro::solve::Propagation;
+use crate::search::retro::model::Propagation;
 
 use super::GipfModel;
 use crate::game::Outcome;
@@ -656,8 +656,8 @@ mod tests {
     /// since the budget alone picks one), and `reach` keeps the root.
     #[test]
     fn both_reachability_passes_agree() {
-        use crate::Notation;
         use crate::games::gipf::Gipf;
+        use crate::notation::Notation;
         for (text, at_least) in [
             ("3 3 4 4/1 1 W/W_B/____/B___W/____/W_B", 300),
             ("3 3 4 4/1 1 B/W_B/____/B___W/____/W_B", 100),
@@ -689,8 +689,8 @@ mod tests {
     /// (S=3 K=3 5+5 has 226,789,246 reachable positions; 4 MiB holds a small part of them).
     #[test]
     fn the_hash_pass_stops_at_its_budget() {
-        use crate::Notation;
         use crate::games::gipf::Gipf;
+        use crate::notation::Notation;
         let root = Gipf::parse_position("3 3 5 5/2 2 W/W_B/____/B___W/____/W_B").unwrap();
         let model = GipfModel::new(&root).unwrap();
         let (l0, r0) = crate::unmove::LayeredIndex::rank(&model.layers, &root).unwrap();

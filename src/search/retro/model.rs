@@ -12,10 +12,22 @@
 //! *hidden* ([`LayerModel::expand`]); the engine keeps those edges reversed in a list (8 bytes
 //! per hidden edge) and treats them as un-moves.
 
-use super::solve::Propagation;
 use crate::game::Outcome;
 use crate::games::ataxx::index::AtaxxIndex;
 use crate::games::ataxx::unmove;
+
+/// How the propagation inside a layer finds the cells of each distance
+/// ([`LayerModel::propagation`]). Both give the same cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Propagation {
+    /// Lists of ranks per distance: 4 bytes per entry (every cell decided or waiting after the
+    /// scan has one, plus slack), and only the cells of a distance are read.
+    Buckets,
+    /// One sweep of the layer's cells per distance at which something happens: no memory
+    /// beyond the cells and counters, but every cell is read once per such distance (on the
+    /// Ataxx boards of `benches/retro.rs` 11-24% slower than buckets).
+    Sweeps,
+}
 
 /// A game seen by the layered engine: forward moves across layers, un-moves inside a layer.
 pub trait LayerModel: Sync {

@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, Ordering};
 use rayon::prelude::*;
 
 use super::hidden::Hidden;
-use super::model::LayerModel;
+use super::model::{LayerModel, Propagation};
 use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code, zeroed_huge};
 
 /// Positions per work item of a scan.
@@ -336,19 +336,6 @@ pub fn solve_layer<M: LayerModel>(
     let size = model.layer_size(layer);
     let scanned = scan_range(model, layer, 0..size, later, only, control)?;
     propagate(model, layer, scanned, control)
-}
-
-/// How the propagation inside a layer finds the cells of each distance
-/// ([`LayerModel::propagation`]). Both give the same cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Propagation {
-    /// Lists of ranks per distance: 4 bytes per entry (every cell decided or waiting after the
-    /// scan has one, plus slack), and only the cells of a distance are read.
-    Buckets,
-    /// One sweep of the layer's cells per distance at which something happens: no memory
-    /// beyond the cells and counters, but every cell is read once per such distance (on the
-    /// Ataxx boards of `benches/retro.rs` 11-24% slower than buckets).
-    Sweeps,
 }
 
 /// Phases 2 and 3 of [`solve_layer`]: propagation in order of distance from the scan of the

@@ -19,7 +19,7 @@ use anyhow::{Context, Result, bail};
 use bitsolve::search::alphabeta::AlphaBetaSolver;
 use bitsolve::{GameKind, Limits, Notation, Solver, SolverKind, SolverOptions, with_game};
 
-use super::batch;
+use crate::cli::batch;
 
 /// Arguments of `bitsolve parallel-study`.
 #[derive(clap::Args, Debug)]

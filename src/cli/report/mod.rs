@@ -1,6 +1,8 @@
 //! `bitsolve report`: result rows into the tables and plots a report needs; `results/README.md`
 //! is its output.
 
+pub mod plot;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::fs;
@@ -12,9 +14,9 @@ use bitsolve::results::{
     Baseline, COLUMNS, Format, Row, dedup, disagreements, ratio_table, score_table, summary_table,
 };
 
-use super::compare::baseline_of;
-use super::merge::read_results;
-use super::plot::write_plots;
+use crate::cli::batch::compare::baseline_of;
+use crate::cli::batch::merge::read_results;
+use crate::cli::report::plot::write_plots;
 
 /// Arguments of `bitsolve report`.
 #[derive(clap::Args, Debug)]
@@ -78,7 +80,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode> {
         }
         None => print!("{text}"),
     }
-    let disagree = super::rows::report_disagreements(&rows);
+    let disagree = crate::cli::batch::rows::report_disagreements(&rows);
     Ok(if disagree || bad > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

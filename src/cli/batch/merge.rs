@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use bitsolve::results::{Row, csv_header, dedup, parse_csv};
 
-use super::rows::json_path;
+use crate::cli::batch::rows::json_path;
 
 /// Arguments of `bitsolve merge`.
 #[derive(clap::Args, Debug)]

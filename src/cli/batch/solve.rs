@@ -4,11 +4,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
-use bitsolve::results::{Format, score_table, summary_table};
 use bitsolve::{GameKind, Notation, SolverKind, make_solver, with_game};
 
-use super::rows::{effective_threads, options_signature, report_disagreements, result_line};
-use super::{SearchArgs, batch};
+use crate::cli::args::SearchArgs;
+use crate::cli::batch;
+use crate::cli::batch::rows::{effective_threads, options_signature, result_line};
 
 /// Arguments of `bitsolve solve`.
 #[derive(clap::Args, Debug)]
@@ -63,7 +63,7 @@ pub struct SolveArgs {
     /// A game option `NAME=VALUE`, repeatable (`bitsolve info --game G` lists a game's options
     /// and their defaults; geography: `reductions`, default
     /// `default,guided,parity-set,parity-win,parity-deep,traps`). Games without options refuse it.
-    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
+    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = crate::cli::args::parse_game_option)]
     game_options: Vec<(String, String)>,
 }
 
@@ -87,8 +87,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         let batch = (position.is_none() && !args.files.is_empty())
             .then(|| batch_spec(args, true))
             .transpose()?;
-        let job = super::score::ScoreJob { game, position, moves, solvers, search, batch };
-        return super::score::run(&job);
+        let job =
+            crate::cli::batch::score::ScoreJob { game, position, moves, solvers, search, batch };
+        return crate::cli::batch::score::run(&job);
     }
     if let Some(text) = &position {
         with_game!(args.game, G => solve_one::<G>(text, args))?;
@@ -185,14 +186,14 @@ fn read_position_file(path: &std::path::Path) -> Result<String> {
 }
 
 fn solve_one<G: Notation>(text: &str, args: &SolveArgs) -> Result<()> {
-    let mut pos: G = super::load_position(text, &args.moves)?;
-    let game_options = super::effective_game_options::<G>(&args.game_options)?;
-    super::apply_game_options(&mut pos, &game_options)?;
+    let mut pos: G = crate::cli::args::load_position(text, &args.moves)?;
+    let game_options = crate::cli::args::effective_game_options::<G>(&args.game_options)?;
+    crate::cli::args::apply_game_options(&mut pos, &game_options)?;
     let options = args.search.options::<G>();
     println!("game {} position {}", args.game, pos.format_position());
     let limits = args.search.limits();
-    let signature =
-        options_signature(&options, &limits, false) + &super::game_options_signature(&game_options);
+    let signature = options_signature(&options, &limits, false)
+        + &crate::cli::args::game_options_signature(&game_options);
     for &kind in &args.solver {
         let threads = options.threads;
         println!(
@@ -215,7 +216,7 @@ pub fn batch_spec(args: &SolveArgs, score: bool) -> Result<batch::BatchSpec<'_>>
     let game_options = if score {
         Vec::new()
     } else {
-        bitsolve::with_game!(args.game, G => super::effective_game_options::<G>(&args.game_options))?
+        bitsolve::with_game!(args.game, G => crate::cli::args::effective_game_options::<G>(&args.game_options))?
     };
     let threads = args
         .solver
@@ -250,18 +251,5 @@ fn solve_files<G: Notation>(args: &SolveArgs) -> Result<ExitCode> {
     let signatures = batch::signatures(&spec);
     let workers = batch::outcome_workers::<G>(&spec, &signatures);
     let outcome = batch::run::<G>(&spec, &workers)?;
-    Ok(finish(&outcome))
-}
-
-/// Prints the summary of a batch and its disagreements; the exit code.
-pub fn finish(outcome: &batch::BatchOutcome) -> ExitCode {
-    print!("{}", summary_table(&outcome.rows).render(Format::Md));
-    if outcome.rows.iter().any(bitsolve::results::Row::is_score_run) {
-        print!("\n{}", score_table(&outcome.rows).render(Format::Md));
-    }
-    let disagree = report_disagreements(&outcome.rows);
-    if outcome.bad_lines > 0 {
-        eprintln!("{} bad line(s) skipped", outcome.bad_lines);
-    }
-    if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    Ok(batch::finish(&outcome))
 }

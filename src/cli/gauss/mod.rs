@@ -149,7 +149,7 @@ pub fn run(args: &GaussArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             let text = position.as_deref().unwrap_or(bitsolve::games::gauss::notation::START);
-            let pos: Gauss = super::load_position(text, moves)?;
+            let pos: Gauss = crate::cli::args::load_position(text, moves)?;
             println!("{}", pos.format_position());
             print!("{}", pos.picture());
             Ok(ExitCode::SUCCESS)
@@ -245,7 +245,7 @@ fn play(args: &PlayArgs) -> Result<ExitCode> {
         ..Rules::default()
     };
     let mut pos = match &args.position {
-        Some(text) => super::load_position::<Gauss>(text, &[])?,
+        Some(text) => crate::cli::args::load_position::<Gauss>(text, &[])?,
         None => Gauss::start(rules),
     };
     let mut engine = EnginePlayer::new(&args.player, true);

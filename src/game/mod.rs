@@ -2,6 +2,8 @@
 //!
 //! Games know nothing of search; searches know games only through [`Game`].
 
+pub mod capability;
+
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::ops::{Deref, DerefMut, Index, IndexMut, Not};

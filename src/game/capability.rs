@@ -26,7 +26,7 @@
 //! assert!(AtaxxStandard::CAPABILITIES.position_graph.is_none());
 //! ```
 
-use crate::game::Game;
+use super::Game;
 use crate::graph::PositionGraph;
 
 /// Facts about a game's tree that proof-number searches use to pick their defaults

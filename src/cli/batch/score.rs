@@ -3,7 +3,7 @@
 //!
 //! Result line: `score=<n|unknown> move=<best|none> nodes=.. time_ms=.. ...`; with files each
 //! line is prefixed by the position's id, the solver and its threads, and the files go through
-//! the batch engine ([`super::batch`]): rows with a `score` column, `--out`, `--resume`,
+//! the batch engine ([`crate::cli::batch`]): rows with a `score` column, `--out`, `--resume`,
 //! `--shard`, `--jobs` and the progress bar.
 
 use std::process::ExitCode;
@@ -12,9 +12,9 @@ use anyhow::{Result, bail};
 use bitsolve::search::score::make_score_solver;
 use bitsolve::{GameKind, Notation, Scored, SolverKind, with_scored_game};
 
-use super::SearchArgs;
-use super::batch::{self, BatchSpec, Item, Worker};
-use super::rows::score_line;
+use crate::cli::args::SearchArgs;
+use crate::cli::batch::rows::score_line;
+use crate::cli::batch::{self, BatchSpec, Item, Worker};
 
 /// What `solve --score` was asked for.
 pub struct ScoreJob<'a> {
@@ -50,7 +50,7 @@ pub fn score_workers<'a, G: Notation + Scored>(
         let mut solver = make_score_solver::<G>(*kind, options);
         Box::new(move |item: &Item<G>| {
             let report = solver.solve_score(&item.pos, &spec.limits);
-            let solved = super::batch::solved(spec, signatures, c, item);
+            let solved = crate::cli::batch::solved(spec, signatures, c, item);
             (solved.score_row(&report), score_line(&item.pos, &report))
         })
     }
@@ -61,14 +61,14 @@ fn run_scored<G: Notation + Scored>(job: &ScoreJob<'_>) -> Result<ExitCode> {
         let signatures = batch::signatures(spec);
         let workers = score_workers::<G>(spec, &signatures);
         let outcome = batch::run::<G>(spec, &workers)?;
-        return Ok(super::solve::finish(&outcome));
+        return Ok(crate::cli::batch::finish(&outcome));
     }
     let Some(text) = job.position else {
         bail!("nothing to solve: give --position or dataset files");
     };
     let options = job.search.options::<G>();
     let limits = job.search.limits();
-    let pos: G = super::load_position(text, job.moves)?;
+    let pos: G = crate::cli::args::load_position(text, job.moves)?;
     println!("game {} position {}", job.game, pos.format_position());
     for &kind in job.solvers {
         let mut solver = make_score_solver::<G>(kind, &options);

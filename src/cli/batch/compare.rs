@@ -10,8 +10,8 @@ use bitsolve::results::{Baseline, Format, ratio_table, summary_table};
 use bitsolve::{GameKind, Notation, SolverKind, SolverOptions, with_game};
 use clap::ValueEnum as _;
 
-use super::batch;
-use super::rows::{effective_threads, options_signature, report_disagreements};
+use crate::cli::batch;
+use crate::cli::batch::rows::{effective_threads, options_signature, report_disagreements};
 
 /// Arguments of `bitsolve compare`.
 #[derive(clap::Args, Debug)]
@@ -60,7 +60,7 @@ pub struct CompareArgs {
     resume: bool,
     /// A game option `NAME=VALUE` set on every position, repeatable (as for `bitsolve solve`;
     /// geography's `reductions` defaults to `default,guided,parity-set,parity-win,parity-deep,traps`).
-    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = super::parse_game_option)]
+    #[arg(long = "game-option", value_name = "NAME=VALUE", value_parser = crate::cli::args::parse_game_option)]
     game_options: Vec<(String, String)>,
     /// Positions solved at once (keep 1, the default, when measuring thread speedup).
     #[arg(long, short, default_value_t = 1)]
@@ -234,7 +234,7 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
         resume: args.resume,
         shard: None,
         jobs,
-        game_options: super::effective_game_options::<G>(&args.game_options)?,
+        game_options: crate::cli::args::effective_game_options::<G>(&args.game_options)?,
     };
     let signatures = batch::signatures(&spec);
     let workers = batch::outcome_workers::<G>(&spec, &signatures);

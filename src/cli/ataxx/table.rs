@@ -103,7 +103,7 @@ pub struct LayerArgs {
     layer: usize,
     /// Scan only shard K of N (0-based `K/N`) of the layer's ranks into a part file; `table
     /// merge` finishes the layer.
-    #[arg(long, value_parser = super::batch::parse_shard)]
+    #[arg(long, value_parser = crate::cli::batch::parse_shard)]
     shard: Option<(usize, usize)>,
 }
 

@@ -4,20 +4,30 @@
 //! threads, appending one flushed row per (position, solver configuration) to the crash-safe
 //! result files ([`ResultFiles`]) as soon as it is known.
 
+pub mod compare;
+pub mod merge;
+pub mod parallel;
+pub mod rows;
+pub mod score;
+pub mod solve;
+
 use ahash::AHashSet as HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use bitsolve::dataset::{Entry, read_dataset_bytes};
-use bitsolve::results::{Row, RowKey};
+use bitsolve::results::{Format, Row, RowKey, score_table, summary_table};
 use bitsolve::{GameKind, Limits, Notation, SolverKind, SolverOptions, make_solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::rows::{ResultFiles, Solved, effective_threads, options_signature, result_line};
+use crate::cli::batch::rows::{
+    ResultFiles, Solved, effective_threads, options_signature, result_line,
+};
 
 /// What to run.
 pub struct BatchSpec<'a> {
@@ -39,7 +49,7 @@ pub struct BatchSpec<'a> {
     pub shard: Option<(usize, usize)>,
     /// Positions solved at once (each worker has its own solver and table).
     pub jobs: usize,
-    /// Game options set on every position ([`super::effective_game_options`]; empty for games
+    /// Game options set on every position ([`crate::cli::args::effective_game_options`]; empty for games
     /// without options).
     pub game_options: Vec<(String, String)>,
 }
@@ -203,7 +213,7 @@ pub fn outcome_workers<'a, G: Notation>(
 
 /// The options signature of every configuration.
 pub fn signatures(spec: &BatchSpec) -> Vec<String> {
-    let game = super::game_options_signature(&spec.game_options);
+    let game = crate::cli::args::game_options_signature(&spec.game_options);
     spec.configs
         .iter()
         .map(|(_, o)| options_signature(o, &spec.limits, spec.score) + &game)
@@ -320,7 +330,7 @@ pub fn run<G: Notation>(spec: &BatchSpec, workers: &WorkerFactory<'_, G>) -> Res
     }
     let (mut items, bad_lines) = load::<G>(spec.files)?;
     for item in &mut items {
-        super::apply_game_options(&mut item.pos, &spec.game_options)?;
+        crate::cli::args::apply_game_options(&mut item.pos, &spec.game_options)?;
     }
     let mut files = match &spec.out {
         Some(path) => Some(ResultFiles::open(path)?),
@@ -445,6 +455,19 @@ pub fn execute<G: Notation>(
         return Err(e.context("writing result rows"));
     }
     Ok(new_rows.into_inner().expect("rows"))
+}
+
+/// Prints the summary of a batch and its disagreements; the exit code.
+pub fn finish(outcome: &BatchOutcome) -> ExitCode {
+    print!("{}", summary_table(&outcome.rows).render(Format::Md));
+    if outcome.rows.iter().any(bitsolve::results::Row::is_score_run) {
+        print!("\n{}", score_table(&outcome.rows).render(Format::Md));
+    }
+    let disagree = rows::report_disagreements(&outcome.rows);
+    if outcome.bad_lines > 0 {
+        eprintln!("{} bad line(s) skipped", outcome.bad_lines);
+    }
+    if disagree || outcome.bad_lines > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }
 
 #[cfg(test)]
