@@ -219,7 +219,7 @@ pub enum SolverKind {
     /// Depth-first proof-number search on the shared table; several threads share the table.
     Dfpn,
     /// Maximum matching on the position graph, for games that are undirected vertex geography
-    /// ([`Game::position_graph`]); reports `unknown` with a message for other games.
+    /// ([`crate::capability::GraphGame`]); reports `unknown` with a message for other games.
     Matching,
     /// Retrograde analysis of every position reachable from the root ([`retro`]): exact,
     /// draws by infinite play included; needs [`Game::exact_key`] and memory for every

@@ -30,7 +30,7 @@ impl Reductions {
     /// replies they leave the opponent ([`super::Geography::safe_replies`]), moves that let the
     /// opponent win at once last.
     pub const ORDERING: Reductions = Reductions(32);
-    /// Search guidance, not a reduction: [`crate::game::Game::proof_numbers_hint`] gives df-pn initial
+    /// Search guidance, not a reduction: [`crate::capability::ProofNumberHint`] gives df-pn initial
     /// numbers from the structure ([`super::reductions::proof_numbers_hint`]) instead of the plain
     /// move count.
     pub const PN_HINT: Reductions = Reductions(64);
