@@ -84,6 +84,7 @@ pub fn run(args: &ReportArgs) -> Result<ExitCode> {
     Ok(if disagree || bad > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
+/// The report page: a header, then its sections in order.
 fn markdown(
     args: &ReportArgs,
     rows: &[Row],
@@ -99,11 +100,21 @@ fn markdown(
         inputs.join(" "),
         args.plots.as_ref().map_or_else(String::new, |p| format!(" --plots {}", p.display()))
     );
+    inputs_section(&mut out, &inputs);
+    tables_section(&mut out, rows, baseline);
+    agreement_section(&mut out, rows);
+    plots_section(&mut out, plots);
+    schema_section(&mut out);
+    out
+}
+
+/// `## Inputs`: rows, games, solvers and revisions of each input file.
+fn inputs_section(out: &mut String, inputs: &[String]) {
     let _ = writeln!(
         out,
         "## Inputs\n\n| file | rows | games | solvers | git |\n|---|---:|---|---|---|"
     );
-    for path in &inputs {
+    for path in inputs {
         let (r, _) = read_results(std::slice::from_ref(&PathBuf::from(path))).unwrap_or_default();
         let set = |f: fn(&Row) -> &str| -> String {
             r.iter()
@@ -122,6 +133,10 @@ fn markdown(
             set(|x| &x.git)
         );
     }
+}
+
+/// The summary per game and solver, the ratios against the baseline, and exact scores.
+fn tables_section(out: &mut String, rows: &[Row], baseline: &Baseline) {
     let _ = writeln!(
         out,
         "\n## Per game and solver\n\nTotals over the rows of each configuration (a repeated \
@@ -149,6 +164,10 @@ fn markdown(
         );
         out.push_str(&scores.render(Format::Md));
     }
+}
+
+/// `## Agreement`: one value per position, equal to the dataset's.
+fn agreement_section(out: &mut String, rows: &[Row]) {
     let bad = disagreements(rows);
     let mut per_position: BTreeMap<(&str, &str, &str), u32> = BTreeMap::new();
     for r in dedup(rows).into_iter().filter(|r| r.solved()) {
@@ -168,12 +187,20 @@ fn markdown(
             let _ = writeln!(out, "- {b}");
         }
     }
+}
+
+/// `## Plots`, when there are any.
+fn plots_section(out: &mut String, plots: &[(String, String)]) {
     if !plots.is_empty() {
         let _ = writeln!(out, "\n## Plots\n");
         for (title, link) in plots {
             let _ = writeln!(out, "- {title}: [{link}]({link})\n\n  ![{title}]({link})\n");
         }
     }
+}
+
+/// `## Row schema`: the columns and the resume key.
+fn schema_section(out: &mut String) {
     let _ = writeln!(
         out,
         "\n## Row schema\n\nCSV columns in this order (JSON Lines files carry the same keys):\n"
@@ -187,5 +214,4 @@ fn markdown(
         "\nResume key: (file, id, solver, threads, options); `solve --resume` skips rows whose \
          key is already in `--out`, `merge` keeps the last row of each key."
     );
-    out
 }

@@ -596,6 +596,9 @@ type Solved = (Vec<KeySet>, Vec<KeptCells>, Retro2Info);
 ///
 /// # Errors
 /// The reason of an `unknown` answer.
+// Long: the whole retro2 run in one place (reach, the layer loop from the last layer down, and
+// per layer its checkpoint, kept cells and progress line), in the order a reader follows it;
+// issue 48 replaces this driver with the one retrograde engine.
 fn solve_all(
     model: &GipfModel,
     root: &Gipf,

@@ -293,6 +293,8 @@ fn set_bit(bits: &[AtomicU64], r: u64) -> bool {
 
 /// [`reach`] with one bit per indexed position of every layer (atomic, so the threads set
 /// them directly), each layer swept until no bit is new.
+// Long: one sweep loop whose per-layer state (bit sets, outputs for the later layers, the
+// budget check) would only be passed around if split; issue 48 gives reachability one home.
 fn reach_bits(
     model: &GipfModel,
     (l0, r0): (usize, u64),
@@ -409,6 +411,8 @@ const HASH_BATCH: usize = 1 << 18;
 
 /// [`reach`] with a hash set of ranks per layer (filled by one thread, the moves generated in
 /// parallel): for indexes too large for [`reach_bits`].
+// Long: the batched frontier loop of `reach_bits` over hash sets (fill, generate in parallel,
+// merge, check the budget); kept beside it so the two read alike (issue 48 unifies them).
 fn reach_hash(
     model: &GipfModel,
     (l0, r0): (usize, u64),

@@ -191,6 +191,9 @@ impl<T: Copy> PerThread<T> {
 ///
 /// # Errors
 /// See [`EngineError`].
+// Long: the per-cell rule (outcome, best win, worst loss bound, counter) is a closure over the
+// chunk's cells, counts and hidden edges; lifting it out would pass six borrows per cell in the
+// engine's hottest loop.
 pub fn scan_range<M: LayerModel>(
     model: &M,
     layer: usize,
