@@ -10,10 +10,9 @@ use std::process::Command;
 
 use bitsolve::AtaxxStandard;
 use bitsolve::games::ataxx::index::AtaxxIndex;
+use bitsolve::search::retro::layers::solve_in_memory;
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
-use bitsolve::search::retro::solve::{
-    Control, Scanned, propagate, scan_range, shard_range, solve_in_memory,
-};
+use bitsolve::search::retro::solve::{Control, Scanned, propagate, scan_range, shard_range};
 use bitsolve::search::retro::store::{MappedCells, Parts};
 
 fn bin() -> Command {

@@ -10,11 +10,9 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use bitsolve::games::ataxx::index::AtaxxIndex;
+use bitsolve::search::retro::layers::{KeptCells, Tally, reachable, solve_layers_kept};
 use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
-use bitsolve::search::retro::solve::{
-    Control, KeptCells, Scanned, Tally, propagate, reachable, scan_range, shard_range,
-    solve_layers_kept,
-};
+use bitsolve::search::retro::solve::{Control, Scanned, propagate, scan_range, shard_range};
 use bitsolve::search::retro::store::{Header, Parts, TableFile};
 use bitsolve::search::retro::table::AtaxxTable;
 use bitsolve::search::retro::values::PackedValues;

@@ -54,6 +54,7 @@
 pub mod gipf;
 pub mod hidden;
 pub mod keyset;
+pub mod layers;
 pub mod model;
 pub mod solve;
 pub mod store;

@@ -1,5 +1,6 @@
 //! The layered engine: backward induction inside a layer with un-moves and child counters,
-//! layers from the last to the first, exact distances; and the forward reachability pass.
+//! exact distances (the loops over layers and the forward reachability pass are in
+//! [`super::layers`]).
 //!
 //! # One layer
 //!
@@ -40,9 +41,9 @@ use super::model::{LayerModel, Propagation};
 use super::values::{DRAW, LOSS, PackedValues, UNKNOWN, WIN, cell, code, zeroed_huge};
 
 /// Positions per work item of a scan.
-const CHUNK: u64 = 1 << 14;
+pub(super) const CHUNK: u64 = 1 << 14;
 /// Bucket entries per work item of a propagation step.
-const ENTRY_CHUNK: usize = 1 << 12;
+pub(super) const ENTRY_CHUNK: usize = 1 << 12;
 /// Tag of a tentative bucket entry.
 const TENTATIVE: u32 = 1 << 31;
 /// Largest layer the engine takes (ranks must leave the tag bit free).
@@ -90,7 +91,7 @@ pub struct Control<'a> {
 }
 
 impl Control<'_> {
-    fn stopped(&self) -> bool {
+    pub(super) fn stopped(&self) -> bool {
         self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
@@ -645,216 +646,4 @@ fn visit_parent(ps: &AtomicU16, count: &AtomicU8, child: u8, next: u16) -> Visit
     } else {
         Visit::Nothing
     }
-}
-
-/// The solved cells of a layer as a run keeps them for the layers below: in memory (a
-/// `Vec<u16>`) or mapped from a file ([`super::store::MappedCells`]).
-pub type KeptCells = Box<dyn AsRef<[u16]> + Send + Sync>;
-
-/// Solves every layer from the last down to `last` (0 for all), starting below the solved
-/// layer `resume` (its number and cells; for models of [`LayerModel::reach`] 1) if given, only the positions of `only` if given
-/// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
-/// layer (to store or count it); it may fail, which ends the run.
-///
-/// # Errors
-/// An [`EngineError`] or the error of `done`.
-pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
-    model: &M,
-    resume: Option<(usize, Vec<u16>)>,
-    last: usize,
-    only: Option<&[PackedValues]>,
-    control: &Control<'_>,
-    mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
-) -> Result<(), E> {
-    let resume = resume.map(|(l, cells)| (l, Box::new(cells) as KeptCells));
-    solve_layers_kept(model, resume, last, only, control, |layer, cells| {
-        done(layer, &cells)?;
-        Ok(Box::new(cells))
-    })
-}
-
-/// [`solve_layers`], where `done(layer, cells)` takes the finished layer's cells and returns
-/// how to keep them for the layers below (the cells themselves, or a mapping of a file
-/// holding them, so that solved layers need not live in memory).
-///
-/// # Errors
-/// An [`EngineError`] or the error of `done`.
-pub fn solve_layers_kept<M: LayerModel, E: From<EngineError>>(
-    model: &M,
-    resume: Option<(usize, KeptCells)>,
-    last: usize,
-    only: Option<&[PackedValues]>,
-    control: &Control<'_>,
-    mut done: impl FnMut(usize, Vec<u16>) -> Result<KeptCells, E>,
-) -> Result<(), E> {
-    // The solved layers a move can reach, the nearest first.
-    let mut kept: std::collections::VecDeque<KeptCells> = std::collections::VecDeque::new();
-    let mut layer = match resume {
-        Some((l, cells)) => {
-            kept.push_front(cells);
-            l
-        }
-        None => model.layers(),
-    };
-    while layer > last {
-        layer -= 1;
-        let keep = only.map(|o| &o[layer]).filter(|o| !o.is_empty());
-        let cells = if only.is_some() && keep.is_none() {
-            // Nothing of this layer is kept (below the start).
-            vec![cell::SKIPPED; model.layer_size(layer) as usize]
-        } else {
-            let later: Vec<&[u16]> = kept.iter().map(|k| (**k).as_ref()).collect();
-            solve_layer(model, layer, &later, keep, control)?
-        };
-        let cells = done(layer, cells)?;
-        kept.push_front(cells);
-        kept.truncate(model.reach());
-    }
-    Ok(())
-}
-
-/// Positions reachable from `start` (`layer`, rank, and side: 0 when the first player is to
-/// move), per layer as 2-bit sets (empty below the start's layer): bit 0 if the position is reached with the first player to
-/// move, bit 1 with the second (ranks are relative to the side to move).
-///
-/// # Errors
-/// [`EngineError::Stopped`] if the stop flag is raised.
-pub fn reachable<M: LayerModel>(
-    model: &M,
-    (layer, rank, side): (usize, u64, u8),
-    control: &Control<'_>,
-) -> Result<Vec<PackedValues>, EngineError> {
-    let layers = model.layers();
-    let mut sets: Vec<PackedValues> = (0..layers)
-        .map(|l| PackedValues::new(if l < layer { 0 } else { model.layer_size(l) }))
-        .collect();
-    sets[layer].or(rank, 1 << side);
-    for l in layer..layers {
-        let (here, rest) = sets.split_at_mut(l + 1);
-        let here = &here[l];
-        let rest = &*rest;
-        let size = model.layer_size(l);
-        if size > MAX_LAYER {
-            return Err(EngineError::LayerTooLarge(size));
-        }
-        // Everything reached so far in the layer is the first frontier.
-        let mut frontier: Vec<u32> = (0..size.div_ceil(CHUNK))
-            .into_par_iter()
-            .flat_map_iter(|c| {
-                let (s, e) = (c * CHUNK, ((c + 1) * CHUNK).min(size));
-                (s..e).flat_map(move |i| {
-                    let bits = here.get(i);
-                    (0..2u32).filter(move |b| bits >> b & 1 != 0).map(move |b| (i as u32) << 1 | b)
-                })
-            })
-            .collect();
-        while !frontier.is_empty() {
-            if control.stopped() {
-                return Err(EngineError::Stopped);
-            }
-            frontier = frontier
-                .par_chunks(ENTRY_CHUNK)
-                .flat_map_iter(|chunk| {
-                    let mut found = Vec::new();
-                    let mut at = 0;
-                    while at < chunk.len() {
-                        // A rank reached with both sides to move (two neighbouring entries of
-                        // the sorted frontier) is expanded once for both.
-                        let i = chunk[at] >> 1;
-                        let mut sides = 1u8 << (chunk[at] & 1);
-                        at += 1;
-                        if at < chunk.len() && chunk[at] >> 1 == i {
-                            sides |= 1 << (chunk[at] & 1);
-                            at += 1;
-                        }
-                        let pos = model.position(l, u64::from(i));
-                        if model.outcome(pos).is_some() {
-                            continue;
-                        }
-                        // The children have the other side to move.
-                        let bits = (sides & 1) << 1 | sides >> 1;
-                        model.for_each_layer_child(pos, |r| {
-                            let new = here.insert(r, bits);
-                            for b in 0..2 {
-                                if new >> b & 1 != 0 {
-                                    found.push((r as u32) << 1 | b);
-                                }
-                            }
-                        });
-                        model.for_each_later_child(pos, |j, r| {
-                            rest[j - 1].insert(r, bits);
-                        });
-                    }
-                    found
-                })
-                .collect();
-            frontier.par_sort_unstable();
-        }
-        if let Some(p) = control.progress {
-            p(size);
-        }
-    }
-    Ok(sets)
-}
-
-/// Counts of a solved layer's reachable positions by value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Positions (board and side to move) reached.
-    pub positions: u64,
-    /// Of them, wins for the side to move.
-    pub wins: u64,
-    /// Draws.
-    pub draws: u64,
-    /// Losses.
-    pub losses: u64,
-}
-
-impl Tally {
-    /// Adds `other`.
-    pub fn add(&mut self, other: Tally) {
-        self.positions += other.positions;
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-
-    /// The reachable positions of a layer (`reached`, from [`reachable`]) by the value of their
-    /// cells.
-    pub fn of_layer(cells: &[u16], reached: &PackedValues) -> Tally {
-        if reached.is_empty() {
-            return Tally::default();
-        }
-        (0..cells.len())
-            .into_par_iter()
-            .with_min_len(1 << 14)
-            .map(|i| {
-                let n = u64::from(reached.get(i as u64).count_ones());
-                let v = cell::value(cells[i]);
-                Tally {
-                    positions: n,
-                    wins: if v == WIN { n } else { 0 },
-                    draws: if v == DRAW { n } else { 0 },
-                    losses: if v == LOSS { n } else { 0 },
-                }
-            })
-            .reduce(Tally::default, |mut a, b| {
-                a.add(b);
-                a
-            })
-    }
-}
-
-/// Solves every layer and keeps them all in memory (for small boards and tests): the cells
-/// of layer `l` are `result[l]`.
-///
-/// # Errors
-/// See [`EngineError`].
-pub fn solve_in_memory<M: LayerModel>(model: &M) -> Result<Vec<Vec<u16>>, EngineError> {
-    let mut layers = vec![Vec::new(); model.layers()];
-    solve_layers::<M, EngineError>(model, None, 0, None, &Control::default(), |l, cells| {
-        layers[l] = cells.to_vec();
-        Ok(())
-    })?;
-    Ok(layers)
 }

@@ -65,7 +65,8 @@ use rayon::prelude::*;
 
 use crate::games::ataxx::index::AtaxxIndex;
 
-use super::solve::{KeptCells, Scanned};
+use super::layers::KeptCells;
+use super::solve::Scanned;
 use super::values::{PackedValues, cell};
 
 /// Magic bytes of a table file.

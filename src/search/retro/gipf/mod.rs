@@ -96,8 +96,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::hidden::{Hidden, Spill};
+use super::layers::KeptCells;
 use super::model::LayerModel;
-use super::solve::{Control, EngineError, KeptCells, propagate, propagate_with, scan_range};
+use super::solve::{Control, EngineError, propagate, propagate_with, scan_range};
 use super::store::MappedCells;
 use super::values::zeroed_huge;
 use super::values::{DRAW, LOSS, WIN, cell};
@@ -108,11 +109,14 @@ use crate::games::gipf::{Gipf, GipfMove, GipfMoves, MAX_MOVES, State};
 use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
 use crate::unmove::LayeredIndex;
 
-// A file beside this one (a `gipf/` folder would make this file a self-named module).
-#[path = "gipf_sparse.rs"]
 pub mod sparse;
 
 use sparse::{KeySet, ReachRun, ReachStop, SparseModel, reach};
+
+mod checkpoint;
+pub use checkpoint::Spilling;
+#[allow(clippy::wildcard_imports)]
+use checkpoint::*;
 
 /// GIPF as seen by the layered engine.
 #[derive(Clone, Debug)]
@@ -343,139 +347,6 @@ pub struct Retro2Info {
     /// (a checkpoint directory marked complete, see the module); then `reachable` counts that
     /// table's positions.
     pub reused: bool,
-}
-
-/// File that marks a checkpoint directory whose every layer is solved (one line: the root in
-/// one-line form and the number of reachable positions).
-const COMPLETE: &str = "complete";
-
-/// The start of the names of the checkpoint directories of `root`'s parameters (`gipf-sym-`
-/// for tables of classes under the board's symmetries).
-fn dir_prefix(model: &GipfModel, root: &Gipf) -> String {
-    let kind = if model.symmetric() { "gipf-sym" } else { "gipf" };
-    format!("{kind}-reach-{:?}-", root.params())
-}
-
-/// The directory of the checkpoints of `root` under `base`.
-fn checkpoint_dir(base: &Path, model: &GipfModel, root: &Gipf) -> PathBuf {
-    let key = root.exact_key().expect("the index has exact keys");
-    base.join(format!("{}{key:032x}", dir_prefix(model, root)))
-}
-
-/// A table solved earlier (a checkpoint directory under `base` of the same parameters, marked
-/// [`COMPLETE`]) whose positions include `root`, and its reachable sets. Values do not depend
-/// on the root a table was built from, and the set is closed under moves, so the table
-/// answers `root` and every position below it. The colour-swapped start of a variant is often
-/// in the table of the other colour's start (on S = 2 the two sets are equal).
-fn solved_table_holding(
-    base: &Path,
-    model: &GipfModel,
-    root: &Gipf,
-) -> Option<(PathBuf, Vec<KeySet>)> {
-    let prefix = dir_prefix(model, root);
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(base)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
-                && p.join(COMPLETE).is_file()
-        })
-        .collect();
-    dirs.sort();
-    let (l0, r0) = model.rank_of(root)?;
-    let count = model.layers.index.layer_count();
-    dirs.into_iter().find_map(|d| {
-        let sets = sparse::load_reach(&d, count)?;
-        sets.get(l0)?.find(r0)?;
-        log(&format!("retro2: answered from the solved table in {}", d.display()));
-        Some((d, sets))
-    })
-}
-
-fn save_cells(dir: &Path, layer: usize, cells: &[u16]) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    let path = dir.join(format!("layer-{layer}.cells"));
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        for c in cells {
-            f.write_all(&c.to_le_bytes())?;
-        }
-        f.into_inner().map_err(std::io::IntoInnerError::into_error)?.sync_all()?;
-    }
-    std::fs::rename(tmp, path)
-}
-
-/// When a layer's hidden edges are spilled: with a checkpoint directory, a layer of more than
-/// `from` positions is scanned in ranges of `range` positions, its hidden edges written to a
-/// file and then grouped by child ([`Hidden::Grouped`]: 4 bytes per edge instead of 8, and
-/// the pairs never all in memory at once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spilling {
-    /// Layers of more positions than this are spilled.
-    pub from: u64,
-    /// Positions per range scanned.
-    pub range: u64,
-}
-
-impl Spilling {
-    /// The default: layers of more than 2^26 positions, in ranges of 2^25.
-    pub const DEFAULT: Spilling = Spilling { from: 1 << 26, range: 1 << 25 };
-}
-
-/// Solves `layer` (of `n` reachable positions) scanning it range by range, its hidden edges
-/// spilled to `dir/layer-<layer>.hidden` and grouped; returns its cells and the number of
-/// hidden edges.
-fn solve_spilled(
-    model: &SparseModel<'_>,
-    (layer, n, range): (usize, u64, u64),
-    later: &[&[u16]],
-    dir: &Path,
-    control: &Control<'_>,
-) -> Result<(Vec<u16>, u64), Fail> {
-    let gave_up = |why: String| Fail::Unknown(Unknown::GaveUp(why));
-    let path = dir.join(format!("layer-{layer}.hidden"));
-    let mut spill =
-        Spill::create(&path).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
-    let mut cells: Vec<u16> = zeroed_huge(n as usize);
-    let mut counts: Vec<u8> = zeroed_huge(n as usize);
-    let mut start = 0;
-    while start < n {
-        let end = (start + range.max(1)).min(n);
-        let part =
-            scan_range(model, layer, start..end, later, None, control).map_err(Fail::Engine)?;
-        let at = start as usize..end as usize;
-        cells[at.clone()].copy_from_slice(&part.cells);
-        counts[at].copy_from_slice(&part.counts);
-        for edges in &part.hidden {
-            spill.write(edges).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
-        }
-        start = end;
-    }
-    let hidden = spill.len();
-    let grouped = spill.group(n).map_err(|e| gave_up(format!("{}: {e}", path.display())))?;
-    let c = propagate_with(model, layer, (cells, counts, Hidden::Grouped(grouped)), control)
-        .map_err(Fail::Engine)?;
-    Ok((c, hidden))
-}
-
-/// How a solved layer's cells are kept: with a checkpoint directory, written to their file
-/// and mapped from it; else in memory.
-fn keep_cells(dir: Option<&Path>, layer: usize, cells: Vec<u16>) -> Result<KeptCells, Fail> {
-    let Some(d) = dir else {
-        return Ok(Box::new(cells));
-    };
-    let gave_up = |why: String| Fail::Unknown(Unknown::GaveUp(why));
-    save_cells(d, layer, &cells).map_err(|e| gave_up(format!("writing a checkpoint: {e}")))?;
-    let n = cells.len() as u64;
-    drop(cells);
-    load_cells(d, layer, n).ok_or_else(|| gave_up(format!("mapping layer {layer}'s cells")))
-}
-
-/// The cells of a solved layer, mapped from its checkpoint file (`None` if it is missing or
-/// of the wrong length).
-fn load_cells(dir: &Path, layer: usize, len: u64) -> Option<KeptCells> {
-    MappedCells::open(&dir.join(format!("layer-{layer}.cells")), len).ok()
 }
 
 /// The process's memory for the log: peak and current resident memory, the current split
@@ -854,77 +725,4 @@ impl<G: Game> Solver<G> for Retro2Solver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::notation::Notation;
-
-    /// Solved without files: the sets and cells of `model` from `root`.
-    fn solved(model: &GipfModel, root: &Gipf) -> (Vec<KeySet>, Vec<KeptCells>) {
-        let run = (1u64 << 32, None, Spilling::DEFAULT);
-        let Ok((sets, cells, _)) = solve_all(model, root, run, &Limits::none(), Instant::now())
-        else {
-            panic!("solved");
-        };
-        (sets, cells)
-    }
-
-    /// Folded by the board's symmetries, every position reachable from the root has the cell
-    /// (value and distance) of its class, and the classes are fewer; the reports agree.
-    #[test]
-    fn classes_have_the_cells_of_their_positions() {
-        let mut compared = 0u64;
-        let mut some_images_unreached = false;
-        for text in [
-            "2 2 6 6/3 3 W/WB/B_W/WB",
-            "2 3 7 6/4 3 W/WB/B_W/WB",
-            "2 2 8 9/5 6 B/WB/B_W/WB",
-            "2 2 9 9/6 6 W/WB/B_W/WB",
-            "3 3 4 4/1 1 W/W_B/____/B___W/____/W_B",
-            "3 4 5 5/2 2 W/W_B/____/B___W/____/W_B",
-            "3 3 4 5/1 2 B/W_B/____/B___W/____/W_B",
-        ] {
-            let root = Gipf::parse_position(text).unwrap();
-            let root =
-                if root.params()[2] > root.params()[3] { root.colour_swapped() } else { root };
-            let plain = GipfModel::new(&root).unwrap();
-            let sym = GipfModel::new(&root).unwrap().with_symmetry();
-            let (ps, pc) = solved(&plain, &root);
-            let (ss, sc) = solved(&sym, &root);
-            let (np, ns): (usize, usize) =
-                (ps.iter().map(KeySet::len).sum(), ss.iter().map(KeySet::len).sum());
-            assert!(ns <= np && (np < 1000 || ns * 3 < np), "{text}: {ns} classes of {np}");
-            let idx = &plain.layers.index;
-            let mut images = std::collections::HashSet::new();
-            let board = sym.sym.expect("a symmetric model");
-            for l in 0..ps.len() {
-                for i in 0..ps[l].len() {
-                    let pos = idx.unrank(l, ps[l].rank(i));
-                    for s in 0..crate::games::gipf::symmetry::SYMMETRIES {
-                        let (white, black) = (board.apply(s, pos.white), board.apply(s, pos.black));
-                        images.insert((l, idx.rank(&IndexedPos { white, black, ..pos })));
-                    }
-                    let r = idx.rank(&sym.canon(pos));
-                    let j = ss[l].find(r).expect("the class of a reachable position is reached");
-                    assert_eq!((*pc[l]).as_ref()[i], (*sc[l]).as_ref()[j as usize], "{text}");
-                    compared += 1;
-                }
-            }
-            let a =
-                solve_gipf_with(&root, &Limits::none(), 1 << 12, None, Retro2Options::default());
-            let options = Retro2Options { symmetry: true, ..Retro2Options::default() };
-            let b = solve_gipf_with(&root, &Limits::none(), 1 << 12, None, options);
-            assert_eq!((a.0.value(), a.0.plies), (b.0.value(), b.0.plies), "{text}");
-            assert_eq!(b.1.reachable, ns as u64);
-            assert_eq!(a.1.positions, np as u64, "{text}");
-            // The classes stand for the reachable positions and their images.
-            assert_eq!(b.1.positions, images.len() as u64, "{text}");
-            some_images_unreached |= images.len() > np;
-            let mv = b.0.best_move.expect("a best move");
-            let mut moves = GipfMoves::default();
-            root.generate_moves(&mut moves);
-            assert!(moves.contains(&mv), "{text}: a legal best move");
-        }
-        assert!(compared > 90_000, "{compared}");
-        assert!(some_images_unreached, "a root whose images reach other positions");
-    }
-}
+mod tests;
