@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 pub mod brute;
+mod busy;
 pub mod dfpn;
 pub mod engine;
 mod factory;
@@ -16,7 +17,9 @@ pub mod history;
 pub mod matching;
 pub mod mate;
 pub mod move_hash;
+mod ordering;
 pub mod pns;
+mod poll;
 pub mod portfolio;
 pub mod retro;
 pub mod score;

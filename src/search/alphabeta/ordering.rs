@@ -1,17 +1,19 @@
 //! Move ordering for the alpha-beta solver: table move, killers, history.
 //!
-//! The solver knows moves only as the game's generic `Move` type, so the heuristics key on
-//! what every move offers: equality (killers are stored as moves) and [`Hash`] (the history
-//! table is indexed by a hash of the move).
+//! The killers and the history table are the shared ones of
+//! [`crate::search::ordering`]; here are the solver's weights: the history is one table for
+//! both sides, a cutoff adds the square of the depth left, and the table is halved when an
+//! entry grows too large.
 
 use std::hash::Hash;
 
 use crate::search::move_hash::move_hash;
+use crate::search::ordering::{HistoryTable, Killers};
 
 use super::entry::NO_MOVE;
 
-/// History table size (a power of two).
-const HISTORY_SIZE: usize = 1 << 12;
+/// Log2 of the history table's size.
+const HISTORY_BITS: u32 = 12;
 /// History scores are halved once one of them passes this.
 const HISTORY_LIMIT: i32 = 1 << 24;
 /// Ordering score of the table move.
@@ -21,8 +23,8 @@ const KILLER_SCORE: i32 = 1 << 30;
 
 /// Per-thread ordering state: killer moves by ply and a history table.
 pub(super) struct MoveOrdering<M> {
-    killers: Vec<[Option<M>; 2]>,
-    history: Vec<i32>,
+    killers: Killers<M>,
+    history: HistoryTable<i32>,
     /// Nonzero in Lazy-SMP helpers: perturbs ties so helpers explore in another order.
     salt: u64,
 }
@@ -30,17 +32,17 @@ pub(super) struct MoveOrdering<M> {
 impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     /// Empty heuristics; `salt` 0 for the main thread.
     pub fn new(salt: u64) -> Self {
-        MoveOrdering { killers: Vec::new(), history: vec![0; HISTORY_SIZE], salt }
+        MoveOrdering {
+            killers: Killers::new(),
+            history: HistoryTable::new(HISTORY_BITS, false),
+            salt,
+        }
     }
 
     /// Fills `order` with `(score, index)` of every move, best first.
     pub fn order(&mut self, moves: &[M], ply: u32, tt_move: u16, order: &mut Vec<(i32, u16)>) {
         order.clear();
-        let ply = ply as usize;
-        if self.killers.len() <= ply {
-            self.killers.resize(ply + 1, [None, None]);
-        }
-        let killers = self.killers[ply];
+        let killers = self.killers.get(ply);
         for (i, mv) in moves.iter().enumerate() {
             let index = i.min(usize::from(NO_MOVE - 1)) as u16;
             let score = if index == tt_move {
@@ -51,7 +53,7 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
                 KILLER_SCORE - 1
             } else {
                 let h = move_hash(mv);
-                let history = self.history[h as usize & (HISTORY_SIZE - 1)];
+                let history = self.history.get_hashed(h, ply);
                 if self.salt == 0 {
                     history
                 } else {
@@ -68,20 +70,12 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
 
     /// Rewards `mv`, which caused a cutoff at `ply` with `depth` plies left.
     pub fn reward(&mut self, mv: M, ply: u32, depth: u32) {
-        let ply = ply as usize;
-        if self.killers.len() <= ply {
-            self.killers.resize(ply + 1, [None, None]);
-        }
-        let slot = &mut self.killers[ply];
-        if slot[0] != Some(mv) {
-            slot[1] = slot[0];
-            slot[0] = Some(mv);
-        }
-        let entry = &mut self.history[move_hash(&mv) as usize & (HISTORY_SIZE - 1)];
+        self.killers.note(mv, ply);
+        let entry = self.history.get_mut(&mv, ply);
         let bonus = depth.min(1000).cast_signed().pow(2);
         *entry = entry.saturating_add(bonus);
         if *entry > HISTORY_LIMIT {
-            for h in &mut self.history {
+            for h in self.history.values_mut() {
                 *h /= 2;
             }
         }

@@ -1,14 +1,16 @@
 //! One thread's search: the negamax node, the root, and the iterative-deepening driver.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
 use super::entry::{AlphaBetaEntry, MAX_DEPTH, NO_MOVE, from_node, to_node};
 use super::ordering::MoveOrdering;
 use crate::game::{Game, MoveList, Outcome};
+use crate::search::busy::Busy;
 use crate::search::history::repeated_index;
 use crate::search::mate::{WIN, loss_in, win_in};
+use crate::search::poll::NodePoll;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stats};
 
@@ -26,47 +28,11 @@ const ETC_MIN_DEPTH: u32 = 3;
 /// below it a subtree is too cheap for the shared counters to pay.
 const BUSY_MIN_DEPTH: u32 = 3;
 
+/// Log2 of the number of [`Busy`] counters (64 KiB of them).
+const BUSY_BITS: u32 = 14;
+
 /// `repetition_ply` of a result that no repetition influenced.
 const NO_REPETITION: u32 = u32::MAX;
-
-/// How many threads are searching the children of each (hashed) node: the "busy" marks of
-/// ABDADA (Weill 1996), kept in a small table of counters beside the transposition table.
-pub(super) struct Busy {
-    counters: Box<[AtomicU32]>,
-}
-
-impl Busy {
-    /// Log2 of the number of counters (64 KiB of them).
-    const BITS: u32 = 14;
-
-    fn new() -> Self {
-        Busy { counters: (0..1 << Self::BITS).map(|_| AtomicU32::new(0)).collect() }
-    }
-
-    #[inline]
-    fn slot(&self, hash: u64) -> &AtomicU32 {
-        // The low bits: the table's bucket comes from the high ones.
-        &self.counters[(hash & ((1 << Self::BITS) - 1)) as usize]
-    }
-
-    /// Marks `hash` as being searched by one more thread.
-    #[inline]
-    fn enter(&self, hash: u64) {
-        self.slot(hash).fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Removes one mark of [`Busy::enter`].
-    #[inline]
-    fn leave(&self, hash: u64) {
-        self.slot(hash).fetch_sub(1, Ordering::Relaxed);
-    }
-
-    /// Whether some thread is searching `hash` (or a position sharing its counter).
-    #[inline]
-    fn is_busy(&self, hash: u64) -> bool {
-        self.slot(hash).load(Ordering::Relaxed) > 0
-    }
-}
 
 /// State shared by every thread of one solve.
 pub(super) struct Shared {
@@ -74,7 +40,8 @@ pub(super) struct Shared {
     pub stop: AtomicBool,
     /// Nodes of all threads, flushed every [`CHECK_INTERVAL`] nodes (for the node limit).
     pub nodes: AtomicU64,
-    /// Busy marks when several threads search (`None` alone: nothing is ever deferred).
+    /// Busy marks of the nodes whose children are being searched, when several threads
+    /// search (`None` alone: nothing is ever deferred).
     busy: Option<Busy>,
     /// What the threads know of the root: bounds, the move behind the lower bound and the
     /// deepest iteration one of them completed (only read and written between root searches).
@@ -106,7 +73,7 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
-            busy: (threads > 1 && defer).then(Busy::new),
+            busy: (threads > 1 && defer).then(|| Busy::new(BUSY_BITS)),
             root: Mutex::new(RootKnowledge {
                 bounds: None,
                 best: None,
@@ -162,8 +129,8 @@ pub(super) struct Searcher<'a, G: Game> {
     /// Moves deferred because another thread was searching them, one buffer per ply.
     deferred: Vec<Vec<u16>>,
     ordering: MoveOrdering<G::Move>,
-    /// Nodes not yet added to [`Shared::nodes`].
-    unflushed: u64,
+    /// When the nodes were last added to [`Shared::nodes`].
+    polling: NodePoll,
     stopped: bool,
     /// Set with `stopped` when the current root search used up `node_budget`; only that root
     /// search is abandoned.
@@ -199,7 +166,7 @@ impl<'a, G: Game> Searcher<'a, G> {
             orders: Vec::new(),
             deferred: Vec::new(),
             ordering: MoveOrdering::new(salt),
-            unflushed: 0,
+            polling: NodePoll::new(CHECK_INTERVAL),
             stopped: false,
             detect_repetitions: false,
             over_budget: false,
@@ -648,21 +615,19 @@ impl<'a, G: Game> Searcher<'a, G> {
             self.over_budget = true;
         }
         self.stats.max_depth = self.stats.max_depth.max(ply);
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_INTERVAL {
+        if self.polling.due(self.stats.nodes) {
             self.poll();
         }
     }
 
     /// Adds the unflushed nodes to the shared count, then looks at the stop flag and the limits.
     fn poll(&mut self) {
-        let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
-        self.unflushed = 0;
-        if self.shared.stop.load(Ordering::Relaxed) {
+        let (limits, start) = (self.limits, self.start);
+        let shared = self.shared;
+        if self.polling.poll(self.stats.nodes, &shared.nodes, &shared.stop, |total| {
+            limits.is_exceeded(total, start)
+        }) {
             self.stopped = true;
-        } else if self.limits.is_exceeded(total, self.start) {
-            self.stopped = true;
-            self.shared.stop.store(true, Ordering::Relaxed);
         }
     }
 }

@@ -147,11 +147,15 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use super::busy::Busy;
 use super::tt::TranspositionTable;
 use super::{Limits, Report, Solver, SolverOptions, Stats};
 use crate::game::{Game, Outcome};
 pub use entry::DfpnEntry;
-use worker::{Busy, Shared, Worker};
+use worker::{Shared, Worker};
+
+/// Log2 of the number of [`Busy`] counters shared by the threads.
+const BUSY_BITS: u32 = 12;
 
 /// The deepest path a search follows; deeper, it stops and reports `unknown` (a frame of
 /// `mid` is well under 2 KiB, so this fits the 256 MiB stack of every search thread).
@@ -243,7 +247,7 @@ impl DfpnSolver {
         stats: &mut Stats,
     ) -> Option<(bool, Option<G::Move>)> {
         let stop = AtomicBool::new(false);
-        let busy = (self.threads > 1).then(Busy::new);
+        let busy = (self.threads > 1).then(|| Busy::new(BUSY_BITS));
         let shared = Shared {
             tt: &self.tt,
             busy: busy.as_ref(),

@@ -2,7 +2,7 @@
 //! (busy counters for several threads) and the repetition bookkeeping of the
 //! [parent module](super#graph-history-interaction-ghi).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -10,7 +10,9 @@ use arrayvec::ArrayVec;
 use super::MAX_PLY;
 use super::entry::{DfpnEntry, INF, MAX_FINITE};
 use crate::game::{Game, MoveList, Outcome};
+use crate::search::busy::Busy;
 use crate::search::history::repeated_index;
+use crate::search::poll::NodePoll;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stats};
 
@@ -93,23 +95,6 @@ impl<M: Copy> ChildCache<M> {
     }
 }
 
-/// Shared counters of how many threads are inside each (hashed) node.
-pub(super) struct Busy {
-    counters: Box<[AtomicU32]>,
-}
-
-impl Busy {
-    const BITS: u32 = 12;
-
-    pub fn new() -> Self {
-        Busy { counters: (0..1 << Self::BITS).map(|_| AtomicU32::new(0)).collect() }
-    }
-
-    fn slot(&self, key: u64) -> &AtomicU32 {
-        &self.counters[(key >> (64 - Self::BITS)) as usize]
-    }
-}
-
 /// A child of the node being searched, with its current numbers.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Child<M> {
@@ -160,7 +145,8 @@ pub(super) struct Worker<'a, G: Game> {
     path_filter: Vec<u32>,
     /// What this thread measured.
     pub stats: Stats,
-    unflushed: u64,
+    /// When the nodes were last added to [`Shared::nodes`].
+    polling: NodePoll,
     stopped: bool,
     /// Tie-breaking seed; 0 keeps the natural move order.
     rng: u64,
@@ -210,7 +196,7 @@ impl<'a, G: Game> Worker<'a, G> {
             path: Vec::new(),
             path_filter: vec![0; 1 << PATH_FILTER_BITS],
             stats: Stats::default(),
-            unflushed: 0,
+            polling: NodePoll::new(CHECK_EVERY),
             stopped: false,
             rng: if thread == 0 {
                 0
@@ -227,13 +213,14 @@ impl<'a, G: Game> Worker<'a, G> {
     fn count_node(&mut self, ply: u32) {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY || self.stats.nodes == 1 {
-            let total = self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
-            self.unflushed = 0;
-            if self.shared.limits.is_exceeded(total + CHECK_EVERY, self.shared.start) {
-                self.shared.stop.store(true, Ordering::Relaxed);
-            }
+        let nodes = self.stats.nodes;
+        if self.polling.due(nodes) || nodes == 1 {
+            // The limits are looked at one interval ahead of the shared count before the flush.
+            let ahead = CHECK_EVERY.saturating_sub(self.polling.unflushed(nodes));
+            let (shared, limits, start) = (self.shared, self.shared.limits, self.shared.start);
+            self.polling.poll(nodes, shared.nodes, shared.stop, |total| {
+                limits.is_exceeded(total + ahead, start)
+            });
         }
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
@@ -425,7 +412,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 && c.phi != 0
                 && c.delta != 0
             {
-                let others = u64::from(busy.slot(c.key).load(Ordering::Relaxed));
+                let others = u64::from(busy.count(c.key));
                 delta = delta.saturating_add(others).min(MAX_FINITE);
             }
             if delta < best_delta {
@@ -456,7 +443,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.path.push(hash);
         self.path_filter[(hash & PATH_FILTER_MASK) as usize] += 1;
         if let Some(busy) = self.shared.busy {
-            busy.slot(key).fetch_add(1, Ordering::Relaxed);
+            busy.enter(key);
         }
         let mut children = self.children(pos, key, mover_proves);
         let mut work = 1u64;
@@ -493,7 +480,7 @@ impl<'a, G: Game> Worker<'a, G> {
             work += r.work;
         }
         if let Some(busy) = self.shared.busy {
-            busy.slot(key).fetch_sub(1, Ordering::Relaxed);
+            busy.leave(key);
         }
         self.path.pop();
         self.path_filter[(hash & PATH_FILTER_MASK) as usize] -= 1;
@@ -530,8 +517,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Runs one boolean search from `root`: `Some(proven, best move)` unless stopped.
     pub fn search(&mut self, root: &G, root_proves: bool) -> Option<(bool, Option<G::Move>)> {
         let r = self.mid(root, 0, root_proves, INF, INF);
-        self.shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed);
-        self.unflushed = 0;
+        self.polling.flush(self.stats.nodes, self.shared.nodes);
         if self.stopped {
             return None;
         }

@@ -1,15 +1,15 @@
 //! Move ordering for the engine: table move, the game's hint, killers, history.
 //!
-//! The engine knows moves only through the generic `Move` type, so killers are stored as moves
-//! and the history table is indexed by a fast hash of the move (with the side to move, taken
-//! from the ply's parity), as in the solver's ordering.
+//! The killers and the history table are the shared ones of [`crate::search::ordering`]
+//! (the history one table per side, the side to move taken from the ply's parity); here are
+//! the engine's weights: hints dominate, and history moves by "gravity".
 
 use std::hash::Hash;
 
-use crate::search::move_hash::move_hash;
+use crate::search::ordering::{HistoryTable, Killers};
 
-/// History entries per side (a power of two).
-const HISTORY_SIZE: usize = 1 << 12;
+/// Log2 of the history entries per side.
+const HISTORY_BITS: u32 = 12;
 /// History scores stay within `±HISTORY_MAX` (the "gravity" update keeps them there).
 pub(super) const HISTORY_MAX: i32 = 1 << 14;
 /// Ordering weight of one unit of [`Evaluate::move_hint`](super::Evaluate::move_hint): hints
@@ -20,33 +20,27 @@ const KILLER_BONUS: i32 = 3 * HINT_WEIGHT;
 /// Ordering score of the table move.
 pub(super) const TT_MOVE_SCORE: i32 = i32::MAX;
 
-/// Index of `mv` in one side's history table.
-fn history_index<M: Hash>(mv: &M) -> usize {
-    move_hash(mv) as usize & (HISTORY_SIZE - 1)
-}
-
 /// Per-thread ordering state: two killers per ply and a history table per side.
 pub(super) struct MoveOrdering<M> {
-    killers: Vec<[Option<M>; 2]>,
-    history: Vec<i32>,
+    killers: Killers<M>,
+    history: HistoryTable<i32>,
 }
 
 impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     /// Empty heuristics.
     pub fn new() -> Self {
-        MoveOrdering { killers: Vec::new(), history: vec![0; 2 * HISTORY_SIZE] }
+        MoveOrdering { killers: Killers::new(), history: HistoryTable::new(HISTORY_BITS, true) }
     }
 
     /// Ordering score of `mv` at `ply` (not the table move), given its hint.
     #[inline]
     pub fn score(&self, mv: &M, ply: u32, hint: i32) -> i32 {
         let mut score = hint.saturating_mul(HINT_WEIGHT) + self.history(mv, ply);
-        if let Some(k) = self.killers.get(ply as usize) {
-            if k[0].as_ref() == Some(mv) {
-                score += KILLER_BONUS;
-            } else if k[1].as_ref() == Some(mv) {
-                score += KILLER_BONUS / 2;
-            }
+        let k = self.killers.get(ply);
+        if k[0].as_ref() == Some(mv) {
+            score += KILLER_BONUS;
+        } else if k[1].as_ref() == Some(mv) {
+            score += KILLER_BONUS / 2;
         }
         score
     }
@@ -54,29 +48,19 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     /// The history score of `mv` for the side to move at `ply`.
     #[inline]
     pub fn history(&self, mv: &M, ply: u32) -> i32 {
-        self.history[(ply as usize & 1) * HISTORY_SIZE + history_index(mv)]
+        self.history.get(mv, ply)
     }
 
     /// Whether `mv` is a killer at `ply`.
     #[inline]
     pub fn is_killer(&self, mv: &M, ply: u32) -> bool {
-        self.killers
-            .get(ply as usize)
-            .is_some_and(|k| k[0].as_ref() == Some(mv) || k[1].as_ref() == Some(mv))
+        self.killers.contains(mv, ply)
     }
 
     /// `best` caused a cutoff at `ply` with `depth` plies left, after `tried` failed: rewards
     /// `best` (killer, history) and penalises the others.
     pub fn reward(&mut self, best: M, tried: &[M], ply: u32, depth: i32) {
-        let p = ply as usize;
-        if self.killers.len() <= p {
-            self.killers.resize(p + 1, [None, None]);
-        }
-        let slot = &mut self.killers[p];
-        if slot[0] != Some(best) {
-            slot[1] = slot[0];
-            slot[0] = Some(best);
-        }
+        self.killers.note(best, ply);
         let bonus = (depth * depth).min(HISTORY_MAX / 4);
         self.update(&best, ply, bonus);
         for mv in tried {
@@ -87,7 +71,7 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
     /// History "gravity": the entry moves towards `±HISTORY_MAX` by `bonus`, less the closer it
     /// already is, so it never leaves the range.
     fn update(&mut self, mv: &M, ply: u32, bonus: i32) {
-        let e = &mut self.history[(ply as usize & 1) * HISTORY_SIZE + history_index(mv)];
+        let e = self.history.get_mut(mv, ply);
         *e += bonus - *e * bonus.abs() / HISTORY_MAX;
     }
 }

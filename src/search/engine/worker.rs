@@ -20,6 +20,7 @@ use super::{
 };
 use crate::game::{MoveList, Outcome};
 use crate::search::history::repeated_index;
+use crate::search::poll::NodePoll;
 use crate::search::tt::{TranspositionTable, TtStats};
 
 /// A score outside every real one: the initial window `(-INFINITY, INFINITY)`.
@@ -104,7 +105,8 @@ pub(super) struct Worker<'a, G: Evaluate> {
     root_best_index: u16,
     /// Nodes spent below each root move (by index in the root's move list), all iterations.
     root_nodes: Vec<u64>,
-    unflushed: u64,
+    /// When [`Worker::nodes`] were last added to [`Shared::nodes`].
+    polling: NodePoll,
     /// Nodes this thread visited.
     pub nodes: u64,
     /// Deepest ply reached.
@@ -138,7 +140,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             root_best: None,
             root_best_index: NO_MOVE,
             root_nodes: Vec::new(),
-            unflushed: 0,
+            polling: NodePoll::new(CHECK_INTERVAL),
             nodes: 0,
             seldepth: 0,
             aborted: false,
@@ -149,7 +151,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// Nodes of every thread as far as known here (the shared count plus this thread's
     /// unflushed ones).
     pub fn total_nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed) + self.unflushed
+        self.shared.nodes.load(Ordering::Relaxed) + self.polling.unflushed(self.nodes)
     }
 
     /// Iterative deepening from `root` (not over) up to `max_depth`; the main thread (`on_info`
@@ -251,8 +253,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn count_node(&mut self, ply: u32) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_INTERVAL {
+        if self.polling.due(self.nodes) {
             self.poll();
         }
     }
@@ -260,17 +261,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// Flushes the node count and sets `aborted` if any limit is hit.
     pub fn poll(&mut self) {
         let shared = self.shared;
-        let total = shared.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
-        self.unflushed = 0;
         let limits = &shared.limits;
-        if shared.stop.load(Ordering::Relaxed) {
+        let exceeded = |total: u64| {
+            limits.hard_time.is_some_and(|t| shared.start.elapsed() >= t)
+                || limits.nodes.is_some_and(|n| total >= n)
+                || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        };
+        if self.polling.poll(self.nodes, &shared.nodes, &shared.stop, exceeded) {
             self.aborted = true;
-        } else if limits.hard_time.is_some_and(|t| shared.start.elapsed() >= t)
-            || limits.nodes.is_some_and(|n| total >= n)
-            || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-        {
-            self.aborted = true;
-            shared.stop.store(true, Ordering::Relaxed);
         }
     }
 

@@ -1,14 +1,21 @@
 //! [`AlphaBetaScore`]: fail-soft negamax over scores on the shared table, driven at the root by null-window tests (MTD(f) steps and bisection), with threads testing thresholds side by side.
 
+use std::ops::ControlFlow;
+
 #[allow(clippy::wildcard_imports)]
 use super::*;
+use crate::search::busy::Busy;
+use crate::search::ordering::{HistoryTable, Killers};
+use crate::search::poll::NodePoll;
 
 /// Nodes between two looks at the limits (and, with threads, at whether the test still
 /// matters).
 pub(super) const CHECK_INTERVAL: u64 = 1024;
 
-/// Bits of a move's slot in the history table.
-pub(super) const HISTORY_BITS: u32 = 10;
+/// Bits of a move's slot in the history table (per side). Twelve keep the slots of Gauss's
+/// 74 moves apart ([`move_hash`](crate::search::move_hash::move_hash) has collisions among
+/// them at ten), so the history orders exactly as it did with a hasher of its own.
+pub(super) const HISTORY_BITS: u32 = 12;
 
 /// Fail-soft alpha-beta over scores with a table, on one or several threads; see the
 /// [module docs](super).
@@ -30,6 +37,8 @@ pub struct AlphaBetaScore {
     helper_join: u64,
     /// Built by the first parallel solve.
     pool: Option<rayon::ThreadPool>,
+    /// Whether the first guess and each root test are logged on standard error.
+    log: bool,
 }
 
 impl std::fmt::Debug for AlphaBetaScore {
@@ -51,6 +60,7 @@ impl AlphaBetaScore {
             features: ScoreFeatures::default(),
             helper_join: options.helper_join,
             pool: None,
+            log: false,
         }
     }
 
@@ -60,76 +70,13 @@ impl AlphaBetaScore {
         self.features = features;
         self
     }
-}
 
-/// The root interval and the tests running on it, shared by the threads of one solve.
-pub(super) struct Interval {
-    /// The score is in `lo..=hi`.
-    lo: i32,
-    hi: i32,
-    /// Index of a root move achieving at least `lo` (`None` while `lo` is the trivial bound).
-    best: Option<u8>,
-    /// Test results recorded so far.
-    results: u32,
-    /// Whether the last result raised `lo` (it lowered `hi` otherwise).
-    last_high: bool,
-    /// The threshold each thread is testing.
-    testing: Vec<Option<i32>>,
-}
-
-impl Interval {
-    /// The next threshold `t` (the test "score >= t") for a thread, or `None` once the score
-    /// is known.
-    fn choose(&mut self, estimate: i32, mtdf: bool) -> Option<i32> {
-        let (lo, hi) = (self.lo, self.hi);
-        if lo >= hi {
-            return None;
-        }
-        // Before the first result every thread tests near the estimate (the first the
-        // estimate itself, the others its neighbours), not at the far ends of the interval.
-        let guess = if self.results == 0 {
-            estimate
-        } else if mtdf {
-            if self.last_high { lo + 1 } else { hi }
-        } else {
-            lo + (hi - lo + 1) / 2
-        }
-        .clamp(lo + 1, hi);
-        let taken = |t: i32| self.testing.contains(&Some(t));
-        if self.results > 0 && taken(guess) {
-            // The next test of the sequential search is running: join it (in this thread's own
-            // move order) rather than start a farther one, which the fail-soft values seldom
-            // make useful.
-            return Some(guess);
-        }
-        // Lower thresholds first: a test the score passes ("score >= t" true) is usually far
-        // cheaper than one it fails, so a wasted guess below costs little; and the first guess
-        // was more often above the score than below it (4 and 1 of 10 positions with 12
-        // placements left).
-        for step in 0..=hi - lo {
-            for t in [guess - step, guess + step] {
-                if lo < t && t <= hi && !taken(t) {
-                    return Some(t);
-                }
-            }
-        }
-        Some(guess)
-    }
-
-    /// Takes in the fail-soft value `v` of the test `t` and the root move index it found.
-    fn record(&mut self, t: i32, v: i32, move_index: u8) {
-        self.results += 1;
-        if v >= t {
-            self.last_high = true;
-            if v > self.lo {
-                self.lo = v;
-                self.best = Some(move_index);
-            }
-        } else {
-            self.last_high = false;
-            self.hi = self.hi.min(v);
-        }
-        debug_assert!(self.lo <= self.hi, "inconsistent bounds {} > {}", self.lo, self.hi);
+    /// The same solver logging its first guess and each root test (threshold, fail-soft
+    /// value, nodes, time) on standard error when `log` (off by default).
+    #[must_use]
+    pub fn with_log(mut self, log: bool) -> Self {
+        self.log = log;
+        self
     }
 }
 
@@ -144,36 +91,17 @@ pub(super) struct Shared {
     /// A limit was reached: every thread stops.
     stop: AtomicBool,
     threads: usize,
-    /// Keys of positions some thread is searching, by slot.
-    busy: Vec<AtomicU64>,
+    /// Busy marks of the children being searched, salted by the threshold of their test
+    /// ([`BUSY_SALT`]).
+    busy: Busy,
 }
 
-/// Slots of [`Shared::busy`] (a power of two).
-pub(super) const BUSY_SLOTS: usize = 1 << 12;
+/// Log2 of the number of [`Shared::busy`] counters.
+pub(super) const BUSY_BITS: u32 = 12;
 /// Mixes the threshold of a test into its [`Shared::busy`] marks.
 pub(super) const BUSY_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 
 impl Shared {
-    /// Whether another thread is searching the position of key `key`.
-    fn is_busy(&self, key: u64) -> bool {
-        self.busy[key as usize & (BUSY_SLOTS - 1)].load(Ordering::Relaxed) == key
-    }
-
-    /// Marks the position of `key` as being searched.
-    fn set_busy(&self, key: u64) {
-        self.busy[key as usize & (BUSY_SLOTS - 1)].store(key, Ordering::Relaxed);
-    }
-
-    /// Clears the mark of `key` (if no other position took its slot since).
-    fn clear_busy(&self, key: u64) {
-        let _ = self.busy[key as usize & (BUSY_SLOTS - 1)].compare_exchange(
-            key,
-            0,
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
-    }
-
     /// Whether the test "score >= t" is still undecided.
     fn open(&self, t: i32) -> bool {
         self.lo.load(Ordering::Relaxed) < t && t <= self.hi.load(Ordering::Relaxed)
@@ -193,6 +121,93 @@ pub(super) struct Child<G> {
     pos: G,
 }
 
+/// Moves the first of `children[k..]` in search order (the table's move, lower order keys,
+/// then more history, then the tie-break) to `k`: one step of a selection sort, since most
+/// nodes stop after a child or two.
+fn select_next<G>(children: &mut [Child<G>], k: usize) {
+    let key = |c: &Child<G>| (c.order, std::cmp::Reverse(c.history), c.tie);
+    let mut first = k;
+    for j in k + 1..children.len() {
+        if key(&children[j]) < key(&children[first]) {
+            first = j;
+        }
+    }
+    children.swap(k, first);
+}
+
+/// A node's window and its best child so far.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Window {
+    alpha: i32,
+    beta: i32,
+    /// The best value and the index of its move (`i32::MIN` and [`NO_MOVE`] before any).
+    best: (i32, u8),
+}
+
+impl Window {
+    /// Takes the value `v` of the child with move index `index` into the best value and move
+    /// and `alpha`; returns whether it cuts the node off (`v >= beta`).
+    #[inline]
+    fn raise(&mut self, v: i32, index: u8) -> bool {
+        if v <= self.best.0 {
+            return false;
+        }
+        self.best = (v, index);
+        self.alpha = self.alpha.max(v);
+        v >= self.beta
+    }
+
+    /// Whether the best child cuts the node off.
+    #[inline]
+    fn cut(&self) -> bool {
+        self.best.0 >= self.beta
+    }
+}
+
+/// What the table told a node.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Probe {
+    /// Whether the node is looked up and stored (not at a ply whose last node had only
+    /// finished children).
+    probed: bool,
+    /// The table key (0 when not `probed`).
+    key: u64,
+    /// The stored bounds (the trivial ones without an entry).
+    lower: i32,
+    upper: i32,
+    /// The stored move index, or [`NO_MOVE`].
+    tt_move: u8,
+}
+
+/// How a node plays its children.
+pub(super) struct Plan {
+    /// Move indices in play order: the table's move (with [`ScoreFeatures::eager`]), the
+    /// killers, then the rest in generation order.
+    order: arrayvec::ArrayVec<u8, 64>,
+    /// The table's move index, or [`NO_MOVE`].
+    tt_move: u8,
+    /// The table's move, searched as soon as it is built ([`ScoreFeatures::eager`]).
+    tt_first: Option<usize>,
+    /// Indices of the ply's killers ([`ScoreFeatures::killer`]).
+    killers: [Option<usize>; 2],
+    /// Whether the killers are searched as soon as they are built too (the children's
+    /// children all end the game, as far as the last node at the next ply showed).
+    eager_killers: bool,
+    /// Whether the children are ordered by a shallow search ([`ScoreFeatures::shallow`]).
+    shallow: bool,
+    /// Whether the children are expected to finish the game: scored without building them.
+    leafy: bool,
+}
+
+impl Plan {
+    /// Whether the child of move index `i` is searched as soon as it is built.
+    #[inline]
+    fn at_once(&self, i: usize) -> bool {
+        Some(i) == self.tt_first
+            || (self.eager_killers && (Some(i) == self.killers[0] || Some(i) == self.killers[1]))
+    }
+}
+
 /// One thread's search.
 pub(super) struct Worker<'a, G: Game> {
     tt: &'a TranspositionTable<ScoreEntry>,
@@ -201,8 +216,8 @@ pub(super) struct Worker<'a, G: Game> {
     features: ScoreFeatures,
     start: Instant,
     stats: Stats,
-    /// Nodes already added to [`Shared::nodes`].
-    counted: u64,
+    /// When the nodes were last added to [`Shared::nodes`].
+    polling: NodePoll,
     /// The current test must end (a limit, or its threshold is decided).
     stopped: bool,
     /// The threshold of the current test.
@@ -212,48 +227,13 @@ pub(super) struct Worker<'a, G: Game> {
     /// Per ply: whether the last node expanded there had only finished children, and a child
     /// buffer reused from node to node.
     buffers: Vec<(bool, Vec<Child<G>>)>,
-    /// Cutoff counts per (side parity, move slot).
-    history: Vec<u32>,
-    /// Per ply: the last two distinct moves that cut a node off there, newest first
+    /// Work below the cutoffs per (side, move) ([`ScoreFeatures::history`]).
+    history: HistoryTable<u32>,
+    /// Per ply: the last two distinct moves that cut a node off there
     /// ([`ScoreFeatures::killer`]).
-    killers: Vec<[Option<G::Move>; 2]>,
-    /// Each root test is logged on standard error (`BITSOLVE_SCORE_LOG` set).
+    killers: Killers<G::Move>,
+    /// Each root test is logged on standard error ([`AlphaBetaScore::with_log`]).
     log: bool,
-}
-
-/// A cheap hasher for a move's history slot.
-pub(super) struct SlotHasher(u64);
-
-impl std::hash::Hasher for SlotHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-}
-
-/// Takes the value `v` of the child with move index `index` into a node's best value and
-/// move and its `alpha`; returns whether it cuts the node off (`v >= beta`).
-#[inline]
-pub(super) fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, v: i32, index: u8) -> bool {
-    if v <= best.0 {
-        return false;
-    }
-    *best = (v, index);
-    *alpha = (*alpha).max(v);
-    v >= beta
-}
-
-/// The history slot of `mv` for the mover at `ply`.
-pub(super) fn history_slot<M: std::hash::Hash>(mv: &M, ply: u32) -> usize {
-    let mut h = SlotHasher(0x243F_6A88_85A3_08D3);
-    mv.hash(&mut h);
-    let slot = (std::hash::Hasher::finish(&h) >> (64 - HISTORY_BITS)) as usize;
-    slot | (ply as usize & 1) << HISTORY_BITS
 }
 
 impl<'a, G: Scored> Worker<'a, G> {
@@ -273,13 +253,13 @@ impl<'a, G: Scored> Worker<'a, G> {
             features,
             start,
             stats: Stats::default(),
-            counted: 0,
+            polling: NodePoll::new(CHECK_INTERVAL),
             stopped: false,
             threshold: 0,
             salt: (id as u32).wrapping_mul(0x9E37_79B9),
             buffers: Vec::new(),
-            history: vec![0; 2 << HISTORY_BITS],
-            killers: Vec::new(),
+            history: HistoryTable::new(HISTORY_BITS, true),
+            killers: Killers::new(),
             log,
         }
     }
@@ -292,38 +272,28 @@ impl<'a, G: Scored> Worker<'a, G> {
 
     /// Every [`CHECK_INTERVAL`] nodes: reports the nodes, looks at the limits and (with
     /// threads) at whether the current test is still undecided.
+    #[inline]
     fn check(&mut self) {
-        let fresh = self.stats.nodes - self.counted;
-        if fresh < CHECK_INTERVAL {
+        if !self.polling.due(self.stats.nodes) {
             return;
         }
-        self.counted = self.stats.nodes;
-        let total = self.shared.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh;
-        if self.shared.stop.load(Ordering::Relaxed) || self.limits.is_exceeded(total, self.start) {
-            self.shared.stop.store(true, Ordering::Relaxed);
-            self.stopped = true;
-        } else if self.shared.threads > 1 && !self.shared.open(self.threshold) {
+        let (shared, limits, start) = (self.shared, self.limits, self.start);
+        let exceeded = |total| limits.is_exceeded(total, start);
+        if self.polling.poll(self.stats.nodes, &shared.nodes, &shared.stop, exceeded)
+            || (shared.threads > 1 && !shared.open(self.threshold))
+        {
             self.stopped = true;
         }
     }
 
-    /// Records `mv` as the newest killer of ply `p`.
-    fn note_killer(&mut self, p: usize, mv: G::Move) {
-        let k = &mut self.killers[p];
-        if k[0] != Some(mv) {
-            k[1] = k[0];
-            k[0] = Some(mv);
-        }
-    }
-
-    /// Records that `mv` cut off a node at `ply` (index `p`) after its search grew the node
-    /// count from `before`: the newest killer there, and (with history) the work in its slot.
-    fn note_cutoff(&mut self, p: usize, ply: u32, mv: G::Move, before: u64) {
-        self.note_killer(p, mv);
+    /// Records that `mv` cut off a node at `ply` after its search grew the node count from
+    /// `before`: the newest killer there, and (with history) the work in its slot.
+    fn note_cutoff(&mut self, ply: u32, mv: G::Move, before: u64) {
+        self.killers.note(mv, ply);
         if self.features.history {
-            let slot = history_slot(&mv, ply);
             let work = (self.stats.nodes - before).min(u64::from(u32::MAX));
-            self.history[slot] = self.history[slot].saturating_add(work as u32);
+            let h = self.history.get_mut(&mv, ply);
+            *h = h.saturating_add(work as u32);
         }
     }
 
@@ -339,8 +309,11 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// at a ply has the same length, such as Gauss, that removes the whole last layer from the
     /// table); at such a ply the children are scored with [`Scored::final_score_after`],
     /// without building them.
-    #[allow(clippy::too_many_lines, reason = "one node: probe, children, ETC, search, store")]
-    fn node(&mut self, pos: &G, mut alpha: i32, mut beta: i32, ply: u32) -> Option<(i32, u8)> {
+    ///
+    /// The node as named steps: [`Self::probe`], [`Self::plan`], [`Self::children`] (which
+    /// runs [`Self::expand`], [`Self::transposition_cutoff`] and [`Self::search_children`]),
+    /// then [`Self::store`].
+    fn node(&mut self, pos: &G, alpha: i32, beta: i32, ply: u32) -> Option<(i32, u8)> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);
         if let Some(s) = pos.final_score() {
@@ -353,73 +326,139 @@ impl<'a, G: Scored> Worker<'a, G> {
         let p = ply as usize;
         if self.buffers.len() <= p + 1 {
             self.buffers.resize_with(p + 2, || (false, Vec::new()));
-            self.killers.resize(p + 2, [None; 2]);
         }
+        let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
+        let probe = match self.probe(pos, ply, &mut window) {
+            ControlFlow::Continue(probe) => probe,
+            ControlFlow::Break(settled) => return Some(settled),
+        };
+        let nodes_before = self.stats.nodes;
+        let alpha0 = window.alpha;
+        let mut moves = G::Moves::default();
+        pos.generate_moves(&mut moves);
+        let plan = self.plan(&moves, ply, probe.tt_move);
+        let mut children = std::mem::take(&mut self.buffers[p].1);
+        children.clear();
+        let all_finished = self.children(pos, ply, &moves, &plan, &mut window, &mut children);
+        self.buffers[p].1 = children;
+        if all_finished? && !probe.probed {
+            return Some(window.best);
+        }
+        self.store(&probe, &window, alpha0, nodes_before);
+        Some(window.best)
+    }
+
+    /// Looks the node up (unless the last node at its ply had only finished children):
+    /// [`ControlFlow::Break`] with its value and move when the table settles it (never at the
+    /// root), else the entry, the window narrowed to its bounds.
+    #[inline]
+    fn probe(&mut self, pos: &G, ply: u32, window: &mut Window) -> ControlFlow<(i32, u8), Probe> {
         let bound = G::SCORE_BOUND;
-        let (mut lower, mut upper, mut tt_move) = (-bound, bound, NO_MOVE);
-        let probe = !self.buffers[p].0;
-        let key = if probe { self.key(pos) } else { 0 };
-        if probe && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
-            (lower, upper, tt_move) = (i32::from(e.lower), i32::from(e.upper), e.move_index);
+        let probed = !self.buffers[ply as usize].0;
+        let key = if probed { self.key(pos) } else { 0 };
+        let mut probe = Probe { probed, key, lower: -bound, upper: bound, tt_move: NO_MOVE };
+        if probed && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
+            (probe.lower, probe.upper) = (i32::from(e.lower), i32::from(e.upper));
+            probe.tt_move = e.move_index;
             // At the root the move must be one of this position's (a symmetric image stored
             // under the same key numbers its moves differently) and proven by this search: no
             // early return and no narrowed window there (a bound from another thread could
             // invert the window, and a child's upper bound would then pass for a lower one).
             if ply > 0 {
-                if lower >= beta || lower == upper {
-                    return Some((lower, tt_move));
+                if probe.lower >= window.beta || probe.lower == probe.upper {
+                    return ControlFlow::Break((probe.lower, probe.tt_move));
                 }
-                if upper <= alpha {
-                    return Some((upper, tt_move));
+                if probe.upper <= window.alpha {
+                    return ControlFlow::Break((probe.upper, probe.tt_move));
                 }
-                alpha = alpha.max(lower);
-                beta = beta.min(upper);
+                window.alpha = window.alpha.max(probe.lower);
+                window.beta = window.beta.min(probe.upper);
             }
         }
-        let nodes_before = self.stats.nodes;
-        let alpha0 = alpha;
-        let mut best = (i32::MIN, NO_MOVE);
-        let mut children = std::mem::take(&mut self.buffers[p].1);
-        children.clear();
-        let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
+        ControlFlow::Continue(probe)
+    }
+
+    /// The play order of the moves `moves` of a node at `ply` whose table move is `tt_move`,
+    /// and which children are searched as soon as they are built.
+    fn plan(&self, moves: &G::Moves, ply: u32, tt_move: u8) -> Plan {
+        let p = ply as usize;
         let shallow = self.features.shallow && ply + SHALLOW_HEIGHT <= self.stats.max_depth + 1;
-        let (killer, killer2) = if self.features.killer {
+        let killers = if self.features.killer {
             let find = |k: Option<G::Move>| k.and_then(|k| moves.iter().position(|&m| m == k));
-            (find(self.killers[p][0]), find(self.killers[p][1]))
+            self.killers.get(ply).map(find)
         } else {
-            (None, None)
+            [None, None]
         };
         let n = moves.len();
         let eager = self.features.eager;
         let tt_first = (eager && usize::from(tt_move) < n).then_some(usize::from(tt_move));
-        // Whether the children's children all end the game (as far as the last node at the
-        // next ply showed): then the killers are searched as soon as they are built.
-        let eager_killers = eager && self.buffers[p + 1].0;
-        // Play order: the table's move (with `eager`), the killers, then the rest in
-        // generation order.
-        let mut play_order: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
+        let mut order = arrayvec::ArrayVec::new();
         let mut first = 0u64;
-        for k in [tt_first, killer, killer2].into_iter().flatten() {
+        for k in [tt_first, killers[0], killers[1]].into_iter().flatten() {
             if first >> k & 1 == 0 {
                 first |= 1 << k;
-                play_order.push(k as u8);
+                order.push(k as u8);
             }
         }
         for i in 0..n {
             if first >> i & 1 == 0 {
-                play_order.push(i as u8);
+                order.push(i as u8);
             }
         }
+        Plan {
+            order,
+            tt_move,
+            tt_first,
+            killers,
+            eager_killers: eager && self.buffers[p + 1].0,
+            shallow,
+            leafy: self.buffers[p].0,
+        }
+    }
+
+    /// The children of a node: [`Self::expand`], then, unless that cut the node off,
+    /// [`Self::transposition_cutoff`] and [`Self::search_children`] of the unfinished ones.
+    /// Returns whether every child finished the game; `None` when stopped.
+    fn children(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        moves: &G::Moves,
+        plan: &Plan,
+        window: &mut Window,
+        children: &mut Vec<Child<G>>,
+    ) -> Option<bool> {
+        let p = ply as usize;
+        let all_finished = !self.expand(pos, ply, moves, plan, window, children)?;
+        self.buffers[p].0 = all_finished;
+        if !window.cut() && self.features.etc && !all_finished && !self.buffers[p + 1].0 {
+            self.transposition_cutoff(children, window);
+        }
+        if !window.cut() {
+            self.search_children(children, moves, ply, window)?;
+        }
+        Some(all_finished)
+    }
+
+    /// Plays the children in the plan's order, each once: a finished child is scored at once
+    /// (where they are expected, without building it), a child [`Plan::at_once`] is searched
+    /// at once, the others go to `children` with their order keys. Stops at a cutoff. Returns
+    /// whether some child is unfinished; `None` when stopped.
+    fn expand(
+        &mut self,
+        pos: &G,
+        ply: u32,
+        moves: &G::Moves,
+        plan: &Plan,
+        window: &mut Window,
+        children: &mut Vec<Child<G>>,
+    ) -> Option<bool> {
         let mut unfinished = false;
-        let leafy = self.buffers[p].0;
-        for &i in &play_order {
+        for &i in &plan.order {
             let i = usize::from(i);
             let mv = moves[i];
-            // Where the children are expected to finish the game, each is scored without
-            // building it; the others are built once.
             let mut built = None;
-            let finished = if leafy { pos.final_score_after(mv) } else { None };
+            let finished = if plan.leafy { pos.final_score_after(mv) } else { None };
             let finished = finished.or_else(|| {
                 let mut child = pos.clone();
                 child.play(mv);
@@ -429,152 +468,159 @@ impl<'a, G: Scored> Worker<'a, G> {
             });
             if let Some(s) = finished {
                 self.stats.nodes += 1;
-                if raise(&mut best, &mut alpha, beta, -s, i as u8) {
-                    self.note_killer(p, mv);
+                if window.raise(-s, i as u8) {
+                    self.killers.note(mv, ply);
                     break;
                 }
-            } else {
-                unfinished = true;
-                let child = built.expect("an unfinished child was built");
-                if Some(i) == tt_first
-                    || (eager_killers && (Some(i) == killer || Some(i) == killer2))
-                {
-                    // Searched at once: if it cuts the node off, the other children are
-                    // never played.
-                    let before = self.stats.nodes;
-                    let Some((v, _)) = self.node(&child, -beta, -alpha, ply + 1) else {
-                        self.buffers[p].1 = children;
-                        return None;
-                    };
-                    if raise(&mut best, &mut alpha, beta, -v, i as u8) {
-                        self.note_cutoff(p, ply, mv, before);
-                        break;
-                    }
-                    continue;
-                }
-                let order = if i == usize::from(tt_move) {
-                    i32::MIN
-                } else if shallow {
-                    let mut guess_nodes = 0;
-                    let bound = G::SCORE_BOUND + 1;
-                    let v = guess(&child, SHALLOW_DEPTH, -bound, bound, &mut guess_nodes);
-                    self.stats.nodes += guess_nodes;
-                    v
-                } else {
-                    child.order_estimate()
-                };
-                let history = if Some(i) == killer {
-                    u32::MAX
-                } else if Some(i) == killer2 {
-                    u32::MAX - 1
-                } else if self.features.history {
-                    self.history[history_slot(&mv, ply)]
-                } else {
-                    0
-                };
-                let tie = (i as u32).wrapping_mul(0x2545_F491) ^ self.salt;
-                let tie = if self.salt == 0 { i as u32 } else { tie };
-                children.push(Child { order, history, tie, index: i as u8, pos: child });
+                continue;
             }
-        }
-        let all_finished = !unfinished;
-        self.buffers[p].0 = all_finished;
-        if best.0 < beta && self.features.etc && !all_finished && !self.buffers[p + 1].0 {
-            for c in &children {
-                let Some(e) = self.tt.probe(self.key(&c.pos), &mut self.stats.tt) else {
-                    continue;
-                };
-                // The child is worth at most its upper bound to its mover: at least the
-                // negation to this node's mover.
-                let v = -i32::from(e.upper);
-                if v > best.0 {
-                    best = (v, c.index);
-                    alpha = alpha.max(v);
-                    if v >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if best.0 < beta {
-            // With threads, a child another thread is searching waits until the others are
-            // done (ABDADA's exclusive search), once this node has a value from some child.
-            let defer = self.features.defer
-                && self.shared.threads > 1
-                && ply + DEFER_HEIGHT <= self.stats.max_depth;
-            let mut deferred: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
-            let mut searched = best.0 != i32::MIN;
-            let key = |c: &Child<G>| (c.order, std::cmp::Reverse(c.history), c.tie);
-            let mut cut = false;
-            for k in 0..children.len() {
-                // Selection rather than a full sort: most nodes stop after a child or two.
-                let mut first = k;
-                for j in k + 1..children.len() {
-                    if key(&children[j]) < key(&children[first]) {
-                        first = j;
-                    }
-                }
-                children.swap(k, first);
-                let c = &children[k];
-                let mark = if defer && searched && !deferred.is_full() {
-                    // Marked per test: a thread testing another threshold does not wait.
-                    let ck = self.key(&c.pos) ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
-                    if self.shared.is_busy(ck) {
-                        deferred.push(k as u8);
-                        continue;
-                    }
-                    self.shared.set_busy(ck);
-                    Some(ck)
-                } else {
-                    None
-                };
-                searched = true;
-                let before = self.stats.nodes;
-                let result = self.node(&c.pos, -beta, -alpha, ply + 1);
-                if let Some(ck) = mark {
-                    self.shared.clear_busy(ck);
-                }
-                let Some((v, _)) = result else {
-                    self.buffers[p].1 = children;
-                    return None;
-                };
-                if raise(&mut best, &mut alpha, beta, -v, c.index) {
-                    self.note_cutoff(p, ply, moves[usize::from(c.index)], before);
-                    cut = true;
+            unfinished = true;
+            let child = built.expect("an unfinished child was built");
+            if plan.at_once(i) {
+                // If it cuts the node off, the other children are never played.
+                if self.search_child(&child, i as u8, mv, ply, window)? {
                     break;
                 }
+                continue;
             }
-            if !cut {
-                for &k in &deferred {
-                    let c = &children[usize::from(k)];
-                    let before = self.stats.nodes;
-                    let Some((v, _)) = self.node(&c.pos, -beta, -alpha, ply + 1) else {
-                        self.buffers[p].1 = children;
-                        return None;
-                    };
-                    if raise(&mut best, &mut alpha, beta, -v, c.index) {
-                        self.note_cutoff(p, ply, moves[usize::from(c.index)], before);
-                        break;
-                    }
-                }
-            }
+            children.push(self.keep(child, i, mv, ply, plan));
         }
-        self.buffers[p].1 = children;
-        if all_finished && !probe {
-            return Some(best);
-        }
-        if best.0 >= beta {
-            lower = lower.max(best.0);
-        } else if best.0 <= alpha0 {
-            upper = upper.min(best.0);
+        Some(unfinished)
+    }
+
+    /// The unfinished child `pos` of move `mv` (index `i`) with its order keys: the table's
+    /// move first, then by estimate (or shallow search), the killers, history, the tie-break.
+    #[inline]
+    fn keep(&mut self, pos: G, i: usize, mv: G::Move, ply: u32, plan: &Plan) -> Child<G> {
+        let order = if i == usize::from(plan.tt_move) {
+            i32::MIN
+        } else if plan.shallow {
+            let mut guess_nodes = 0;
+            let bound = G::SCORE_BOUND + 1;
+            let v = guess(&pos, SHALLOW_DEPTH, -bound, bound, &mut guess_nodes);
+            self.stats.nodes += guess_nodes;
+            v
         } else {
-            (lower, upper) = (best.0, best.0);
+            pos.order_estimate()
+        };
+        let history = if Some(i) == plan.killers[0] {
+            u32::MAX
+        } else if Some(i) == plan.killers[1] {
+            u32::MAX - 1
+        } else if self.features.history {
+            self.history.get(&mv, ply)
+        } else {
+            0
+        };
+        let tie = (i as u32).wrapping_mul(0x2545_F491) ^ self.salt;
+        let tie = if self.salt == 0 { i as u32 } else { tie };
+        Child { order, history, tie, index: i as u8, pos }
+    }
+
+    /// Enhanced transposition cutoff: each child is worth at most its stored upper bound to
+    /// its mover, so at least the negation to this node's mover; stops at a cutoff.
+    fn transposition_cutoff(&mut self, children: &[Child<G>], window: &mut Window) {
+        for c in children {
+            let Some(e) = self.tt.probe(self.key(&c.pos), &mut self.stats.tt) else {
+                continue;
+            };
+            if window.raise(-i32::from(e.upper), c.index) {
+                break;
+            }
+        }
+    }
+
+    /// Searches the kept children in order until one cuts the node off. With threads, a
+    /// child another thread is searching waits until the others are done (ABDADA's exclusive
+    /// search), once this node has a value from some child. `None` when stopped.
+    fn search_children(
+        &mut self,
+        children: &mut [Child<G>],
+        moves: &G::Moves,
+        ply: u32,
+        window: &mut Window,
+    ) -> Option<()> {
+        let defer = self.features.defer
+            && self.shared.threads > 1
+            && ply + DEFER_HEIGHT <= self.stats.max_depth;
+        let mut deferred: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
+        let mut searched = window.best.0 != i32::MIN;
+        for k in 0..children.len() {
+            select_next(children, k);
+            let c = &children[k];
+            let mark = if defer && searched && !deferred.is_full() {
+                // Marked per test: a thread testing another threshold does not wait.
+                let ck = self.key(&c.pos) ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
+                if self.shared.busy.is_busy(ck) {
+                    deferred.push(k as u8);
+                    continue;
+                }
+                self.shared.busy.enter(ck);
+                Some(ck)
+            } else {
+                None
+            };
+            searched = true;
+            let mv = moves[usize::from(c.index)];
+            let cut = self.search_child(&c.pos, c.index, mv, ply, window);
+            if let Some(ck) = mark {
+                self.shared.busy.leave(ck);
+            }
+            if cut? {
+                return Some(());
+            }
+        }
+        for &k in &deferred {
+            let c = &children[usize::from(k)];
+            let mv = moves[usize::from(c.index)];
+            if self.search_child(&c.pos, c.index, mv, ply, window)? {
+                break;
+            }
+        }
+        Some(())
+    }
+
+    /// Searches the child `child` of move `mv` (index `index`) of a node at `ply` and takes
+    /// its value into the node's window; returns whether it cuts the node off (recording the
+    /// cutoff), `None` when stopped.
+    #[inline]
+    fn search_child(
+        &mut self,
+        child: &G,
+        index: u8,
+        mv: G::Move,
+        ply: u32,
+        window: &mut Window,
+    ) -> Option<bool> {
+        let before = self.stats.nodes;
+        let (v, _) = self.node(child, -window.beta, -window.alpha, ply + 1)?;
+        let cut = window.raise(-v, index);
+        if cut {
+            self.note_cutoff(ply, mv, before);
+        }
+        Some(cut)
+    }
+
+    /// Stores the node's result, `window.best` against the window `(alpha0, window.beta)` it
+    /// was searched with, merged with the bounds `probe` read.
+    fn store(&mut self, probe: &Probe, window: &Window, alpha0: i32, nodes_before: u64) {
+        let (mut lower, mut upper) = (probe.lower, probe.upper);
+        let best = window.best.0;
+        if best >= window.beta {
+            lower = lower.max(best);
+        } else if best <= alpha0 {
+            upper = upper.min(best);
+        } else {
+            (lower, upper) = (best, best);
         }
         let work = (self.stats.nodes - nodes_before).max(1).ilog2() as u8;
-        let entry =
-            ScoreEntry { lower: lower as i16, upper: upper as i16, move_index: best.1, work };
-        self.tt.store(key, entry, &mut self.stats.tt);
-        Some(best)
+        let entry = ScoreEntry {
+            lower: lower as i16,
+            upper: upper as i16,
+            move_index: window.best.1,
+            work,
+        };
+        self.tt.store(probe.key, entry, &mut self.stats.tt);
     }
 
     /// Runs root tests until the score is known or the search must stop; returns this
@@ -629,20 +675,13 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let bound = G::SCORE_BOUND;
         let threads = self.threads;
         let shared = Shared {
-            interval: Mutex::new(Interval {
-                lo: -bound,
-                hi: bound,
-                best: None,
-                results: 0,
-                last_high: false,
-                testing: vec![None; threads],
-            }),
+            interval: Mutex::new(Interval::new(bound, threads)),
             lo: AtomicI32::new(-bound),
             hi: AtomicI32::new(bound),
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             threads,
-            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            busy: Busy::new(BUSY_BITS),
         };
         let mut guess_nodes = 0;
         let estimate = if self.features.guess {
@@ -652,7 +691,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             root.score_estimate()
         };
         shared.nodes.store(guess_nodes, Ordering::Relaxed);
-        let log = std::env::var_os("BITSOLVE_SCORE_LOG").is_some();
+        let log = self.log;
         if log {
             eprintln!("score guess {estimate} ({guess_nodes} nodes)");
         }

@@ -49,6 +49,7 @@ mod bisection;
 mod brute;
 mod entry;
 mod features;
+mod interval;
 
 pub use alphabeta::*;
 pub use bisection::*;
@@ -56,6 +57,7 @@ pub use brute::*;
 #[allow(clippy::wildcard_imports)]
 use entry::*;
 pub use features::*;
+use interval::Interval;
 
 /// The answer of a score solver for one root.
 #[derive(Clone, Debug, PartialEq, Eq)]
