@@ -397,6 +397,10 @@ impl<'a, G: Game> Searcher<'a, G> {
     ///
     /// `value` is the game-theoretic value when `repetition_ply >= ply`; otherwise the bounds
     /// may rest on draws by repetition of positions above this node (see the parent module).
+    // Long: the steps around the child loop are named (`repetition`, `probe_tt`,
+    // `transposition_cutoff`, `store_tt`); the loop itself (ABDADA deferral, bounds, the
+    // repetition horizon) shares five running values with the store after it, and every
+    // solver's tests and the bench signature pin it.
     fn search(&mut self, pos: &G, ply: u32, depth: u32, alpha: i32, beta: i32) -> NodeResult {
         self.count_node(ply);
         if self.stopped {

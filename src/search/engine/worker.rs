@@ -303,6 +303,9 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// The node as named steps: [`Self::settled`] (game end, draws, mate-distance pruning), the
     /// horizon, [`Self::probe_tt`], [`Self::reverse_futility`], [`Self::order_moves`], the move
     /// loop ([`Self::search_child`] with late move pruning), then [`Self::store_tt`].
+    // Long: the move loop shares its state (alpha, best, the order, the moves tried, the
+    // multicut) with the steps around it; a loop of its own would take and return all of it in
+    // the engine's hottest function, and any change here must pass an SPRT.
     fn negamax(
         &mut self,
         pos: &G,
