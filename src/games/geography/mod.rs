@@ -15,6 +15,12 @@
 //! reduction: a position always follows the real game. [`Geography::plain`] turns them off (the brute-force oracle uses that). With
 //! reductions on, solvers' distances (`plies`) count to the decided position, not to the end.
 //!
+//! The game's caches (the memos of what settling a position works out, the bridges' sub-game
+//! table) belong to a solve, not to the process: the graph and the caches are made with a root
+//! position (by [`Geography::new`], and again whenever the reductions are set) and shared, behind
+//! the one `Arc` a position holds, by every position played from it, and freed with the last of
+//! them (the list of caches, their keys and sizes: `caches.rs`).
+//!
 //! Notation (the body of the contest's `200` message): `<n> <token> <m> <a1> <b1> ... <am> <bm>`;
 //! a move is the vertex the token moves to.
 //!
@@ -27,12 +33,12 @@
 //! assert_eq!(pos.plain().outcome(), None); // but not over yet
 //! ```
 
+mod caches;
 mod eval;
 pub mod generator;
 pub mod graph;
 mod notation;
 pub mod reductions;
-mod settled;
 pub mod subgame;
 mod switches;
 #[cfg(test)]
@@ -59,7 +65,9 @@ pub type GeographyMoves = ArrayVec<u8, MAX_VERTICES>;
 /// A position of undirected edge geography.
 #[derive(Clone, Debug)]
 pub struct Geography {
-    graph: Arc<Graph>,
+    /// The graph and the caches of the solve, shared by every position played from the root
+    /// position that made them (see `caches.rs`): one reference count to clone.
+    root: Arc<caches::Root>,
     edges: EdgeSet,
     token: u8,
     /// Remaining adjacency: bit `w` of row `v` is set iff the edge `{v, w}` remains.
@@ -95,15 +103,9 @@ pub struct Geography {
     came_from: u8,
     /// The hash the solvers see ([`Game::hash`]), after the hash reductions.
     canonical: u64,
+    /// The reductions; setting them makes a new root (new caches, the bridge reduction's
+    /// context kept if it stays on).
     reductions: Reductions,
-    /// The bridge reduction's cache and scan limit: `Some` exactly when `reductions` holds
-    /// [`Reductions::BRIDGES`] (shared with the positions played from this one).
-    bridges: Option<Arc<BridgeContext>>,
-    /// Mixed into the keys of what [`Geography::refresh`] memoises: drawn afresh whenever the
-    /// reductions are set (a new root for the solvers), and kept by the positions played from
-    /// it, so one solve never finds what another left in the memos (each is solved from
-    /// cold).
-    memo_salt: u64,
 }
 
 impl PartialEq for Geography {
@@ -133,7 +135,7 @@ impl Geography {
             *row = graph.adjacency(v as u8).0;
         }
         let mut pos = Geography {
-            graph,
+            root: caches::Root::new(graph, None),
             edges,
             token,
             rows,
@@ -149,14 +151,12 @@ impl Geography {
             came_from: u8::MAX,
             canonical: 0,
             reductions: Reductions::DEFAULT,
-            bridges: None,
-            memo_salt: 0,
         };
         pos.full_hash = pos.hash_from_scratch();
         pos.component = reductions::component_of(&pos);
         pos.outside_hash = reductions::edges_hash(&pos, pos.component_complement());
         pos.outside_edges = reductions::edge_count(&pos, pos.component_complement());
-        for v in 0..pos.graph.vertex_count() {
+        for v in 0..pos.root.graph.vertex_count() {
             pos.note_degree(v as u8);
         }
         pos.refresh(None);
@@ -174,36 +174,51 @@ impl Geography {
         Geography::new(Arc::new(graph), token)
     }
 
-    /// The same position with only the reductions in `reductions`. Turning
-    /// [`Reductions::BRIDGES`] on gives a position without a [`BridgeContext`] a new one (empty
-    /// cache, [`reductions::BRIDGE_SCAN_EDGE_LIMIT`]); turning it off drops the context.
+    /// The same position with only the reductions in `reductions`, the root of a new solve:
+    /// its caches start empty (those of the position it came from stay with that one's
+    /// solve). Turning [`Reductions::BRIDGES`] on gives a position without a [`BridgeContext`]
+    /// a new one (empty cache, [`reductions::BRIDGE_SCAN_EDGE_LIMIT`]); turning it off drops the
+    /// context.
     #[must_use]
     pub fn with_reductions(mut self, reductions: Reductions) -> Self {
+        let bridges = if reductions.contains(Reductions::BRIDGES) {
+            Some(self.bridge_context().cloned().unwrap_or_default())
+        } else {
+            None
+        };
         self.reductions = reductions;
-        self.memo_salt = settled::fresh_salt();
-        if !reductions.contains(Reductions::BRIDGES) {
-            self.bridges = None;
-        } else if self.bridges.is_none() {
-            self.bridges = Some(Arc::new(BridgeContext::default()));
-        }
+        self.root = caches::Root::new(Arc::clone(&self.root.graph), bridges);
+        self.refresh(None);
+        self
+    }
+
+    /// [`Geography::with_reductions`] with the solve's shared settled table made at once (it
+    /// then holds every position settled, from the root on).
+    #[cfg(test)]
+    #[must_use]
+    fn with_reductions_and_shared_table(mut self, reductions: Reductions) -> Self {
+        assert!(!reductions.contains(Reductions::BRIDGES));
+        self.reductions = reductions;
+        self.root = caches::Root::new(Arc::clone(&self.root.graph), None);
+        self.root.caches.make_shared_table();
         self.refresh(None);
         self
     }
 
     /// The same position with the bridge reduction on, using `context` (its cache and scan
-    /// limit; share one context between positions to share the solved sub-games).
+    /// limit; share one context between positions to share the solved sub-games), the root of
+    /// a new solve as with [`Geography::with_reductions`].
     #[must_use]
     pub fn with_bridge_context(mut self, context: Arc<BridgeContext>) -> Self {
         self.reductions = self.reductions.with(Reductions::BRIDGES);
-        self.bridges = Some(context);
-        self.memo_salt = settled::fresh_salt();
+        self.root = caches::Root::new(Arc::clone(&self.root.graph), Some(context));
         self.refresh(None);
         self
     }
 
     /// The bridge reduction's context, when the position applies it.
     pub fn bridge_context(&self) -> Option<&Arc<BridgeContext>> {
-        self.bridges.as_ref()
+        self.root.caches.bridges.as_ref()
     }
 
     /// The same position under the plain rules (no reduction): the oracle's view.
@@ -219,7 +234,7 @@ impl Geography {
 
     /// The shared graph.
     pub fn graph(&self) -> &Arc<Graph> {
-        &self.graph
+        &self.root.graph
     }
 
     /// The token's vertex.
@@ -234,7 +249,7 @@ impl Geography {
 
     /// The remaining edges as vertex pairs, in edge-number order.
     pub fn remaining_edges(&self) -> Vec<(u8, u8)> {
-        self.edges.iter().map(|e| self.graph.edges()[e]).collect()
+        self.edges.iter().map(|e| self.root.graph.edges()[e]).collect()
     }
 
     /// Number of remaining edges.
@@ -261,7 +276,7 @@ impl Geography {
 
     /// The vertices of the graph outside the token's component.
     fn component_complement(&self) -> Vertices {
-        let n = self.graph.vertex_count();
+        let n = self.root.graph.vertex_count();
         let all = if n == 128 { u128::MAX } else { (1u128 << n) - 1 };
         Bitboard128(all & !self.component.0)
     }
@@ -289,7 +304,7 @@ impl Geography {
     /// The full hash computed from scratch (for checking the incremental one).
     pub fn hash_from_scratch(&self) -> u64 {
         self.edges.iter().fold(token_key(self.token), |h, e| {
-            let (a, b) = self.graph.edges()[e];
+            let (a, b) = self.root.graph.edges()[e];
             h ^ edge_key(a, b)
         })
     }
@@ -406,25 +421,28 @@ impl Geography {
         // component's edges and the reductions: the solvers generate the same children again
         // and again, so with the dearer rules it is memoised.
         let key = self.memo_key();
-        let memoised = self.bridges.is_none()
+        let memoised = !self.reductions.contains(Reductions::BRIDGES)
             && (self.reductions.contains(Reductions::TRAPS)
                 || self.reductions.contains(Reductions::PIECES)
                 || self.reductions.contains(Reductions::PARITY_SET));
-        if memoised && let Some(settled) = settled::lookup(key) {
+        if memoised && let Some(settled) = caches::settled_lookup(key) {
             (self.traps, self.decided, self.canonical, self.parity_numbers) = settled;
             return;
         }
         // Settled long ago (or by another thread): the traps are found again (cheap), the rest
         // is the shared table's.
         let shared = memoised && !self.reductions.contains(Reductions::PIECES);
-        if shared && let Some((decided, canonical, numbers)) = settled::shared_lookup(key) {
+        if shared && let Some((decided, canonical, numbers)) = self.root.caches.shared_lookup(key) {
             self.traps = if self.reductions.contains(Reductions::TRAPS) {
                 reductions::traps(&self.rows, self.token, self.one & self.component.0)
             } else {
                 0
             };
             (self.decided, self.canonical, self.parity_numbers) = (decided, canonical, numbers);
-            settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
+            caches::settled_store(
+                key,
+                (self.traps, self.decided, self.canonical, self.parity_numbers),
+            );
             return;
         }
         self.came_from = match from {
@@ -434,17 +452,15 @@ impl Geography {
         self.find_traps_and_settle();
         self.came_from = u8::MAX;
         if memoised {
-            settled::store(key, (self.traps, self.decided, self.canonical, self.parity_numbers));
-        }
-        if shared {
-            settled::shared_store(key, self.decided, self.canonical, self.parity_numbers);
+            let settled = (self.traps, self.decided, self.canonical, self.parity_numbers);
+            self.root.caches.store_settled(key, settled, shared);
         }
     }
 
     /// The key of what [`Geography::refresh`] memoises: the component hash, the reductions and
     /// the salt of the position's root.
     fn memo_key(&self) -> u64 {
-        self.component_hash() ^ (u64::from(self.reductions.0) << 48) ^ self.memo_salt
+        self.component_hash() ^ (u64::from(self.reductions.0) << 48) ^ self.root.caches.salt
     }
 
     /// Sets the traps, the decided result and the canonical hash from the token and the
@@ -631,7 +647,7 @@ impl Game for Geography {
     }
 
     fn play(&mut self, mv: u8) {
-        let e = self.graph.edge_between(self.token, mv);
+        let e = self.root.graph.edge_between(self.token, mv);
         debug_assert!(e.is_some_and(|e| self.edges.contains(e)), "illegal move {mv}");
         let Some(e) = e else { return };
         self.edges.remove(e);
@@ -651,7 +667,7 @@ impl Game for Geography {
     }
 
     fn hash(&self) -> u64 {
-        if self.bridges.is_some()
+        if self.reductions.contains(Reductions::BRIDGES)
             || self.reductions.contains(Reductions::CHAINS)
             || self.reductions.contains(Reductions::TRAPS)
             || self.reductions.contains(Reductions::PIECES)

@@ -73,7 +73,7 @@ impl Notation for Geography {
 
     fn format_position(&self) -> String {
         let edges = self.remaining_edges();
-        let mut out = format!("{} {} {}", self.graph.vertex_count(), self.token, edges.len());
+        let mut out = format!("{} {} {}", self.root.graph.vertex_count(), self.token, edges.len());
         for (a, b) in edges {
             let _ = write!(out, " {a} {b}");
         }

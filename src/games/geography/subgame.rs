@@ -15,12 +15,11 @@
 //! through an `Arc`): a fixed array of [`CACHE_ENTRIES`] atomic words (8 MiB), each holding 63
 //! bits of the key and the result bit, written and read with relaxed atomics (a torn entry cannot
 //! occur: one word per entry). Entries are overwritten freely; a lost entry is only solved again.
+//! The table itself lives with the game's other caches (`caches.rs`, where their sizes are
+//! listed); this module solves what it keeps.
 //! Like every transposition table in `bitsolve`, it trusts 64-bit keys (63 bits checked), so a
 //! key collision could in principle give a wrong bit; at a few million entries the odds are
 //! about 1e-6 per run in the worst case.
-
-use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::graph::{MAX_VERTICES, edge_key, token_key};
 
@@ -29,58 +28,10 @@ pub const SUBGAME_EDGE_LIMIT: u32 = 20;
 /// Most nodes one sub-game solve may visit; a solve over budget gives up (the far side is then
 /// left as it is, which is always exact).
 pub const SUBGAME_NODE_BUDGET: u64 = 200_000;
-/// Entries of a sub-game table (a power of two).
-pub const CACHE_ENTRIES: usize = 1 << 20;
 
-/// A table of solved sub-games (see the module docs), shared by the threads that use it.
-pub struct SubgameCache {
-    table: Box<[AtomicU64]>,
-}
-
-impl Default for SubgameCache {
-    fn default() -> Self {
-        SubgameCache::new()
-    }
-}
-
-impl fmt::Debug for SubgameCache {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SubgameCache({} entries)", self.table.len())
-    }
-}
-
-#[inline]
-fn slot(key: u64) -> usize {
-    (key >> (64 - CACHE_ENTRIES.trailing_zeros())) as usize
-}
+pub use super::caches::{CACHE_ENTRIES, SubgameCache};
 
 impl SubgameCache {
-    /// An empty table of [`CACHE_ENTRIES`] entries.
-    pub fn new() -> Self {
-        SubgameCache { table: (0..CACHE_ENTRIES).map(|_| AtomicU64::new(0)).collect() }
-    }
-
-    /// Whether the player to move wins the position whose geography hash is `key`, if the
-    /// table holds it.
-    #[inline]
-    pub fn lookup(&self, key: u64) -> Option<bool> {
-        let tag = key & !1;
-        if tag == 0 {
-            return None;
-        }
-        let entry = self.table[slot(key)].load(Ordering::Relaxed);
-        (entry & !1 == tag).then_some(entry & 1 == 1)
-    }
-
-    /// Records that the player to move wins (`true`) or loses the position with hash `key`.
-    #[inline]
-    pub fn store(&self, key: u64, win: bool) {
-        let tag = key & !1;
-        if tag != 0 {
-            self.table[slot(key)].store(tag | u64::from(win), Ordering::Relaxed);
-        }
-    }
-
     /// Whether the player to move from `token` wins on the edges given by `rows` (bit `w` of
     /// row `v` set iff the edge `{v, w}` is there; rows must be symmetric), whose geography hash
     /// is `key`. `None` if the solve needs more than [`SUBGAME_NODE_BUDGET`] nodes. Every
@@ -138,12 +89,5 @@ impl SubgameCache {
         }
         self.store(key, win);
         Some(win)
-    }
-
-    /// Empties the table (for measurements that must start cold).
-    pub fn clear(&self) {
-        for entry in &*self.table {
-            entry.store(0, Ordering::Relaxed);
-        }
     }
 }

@@ -494,7 +494,7 @@ fn the_settled_memo_changes_nothing() {
                 pos.format_position()
             );
             let key = pos.memo_key();
-            hits += usize::from(settled::lookup(key).is_some());
+            hits += usize::from(caches::settled_lookup(key).is_some());
         }
         assert!(hits > 1000, "{hits} positions found in the memo");
     }
@@ -510,10 +510,10 @@ fn the_shared_settled_table_gives_back_what_was_settled() {
         .with(Reductions::PARITY_DEEP);
     let (mut found, mut with_traps) = (0, 0);
     for i in 0..2000 {
-        let pos = structured_position(&mut rng, i).with_reductions(flags);
+        let pos = structured_position(&mut rng, i).with_reductions_and_shared_table(flags);
         let key = pos.memo_key();
-        // Settled by `with_reductions`; another thread would find it so.
-        let Some(shared) = settled::shared_lookup(key) else { continue };
+        // Settled by `with_reductions_and_shared_table`; another thread would find it so.
+        let Some(shared) = pos.root.caches.shared_lookup(key) else { continue };
         found += 1;
         with_traps += usize::from(pos.traps != 0);
         assert_eq!(shared, (pos.decided, pos.canonical, pos.parity_numbers));
@@ -533,13 +533,14 @@ fn the_shared_settled_table_gives_back_what_was_settled() {
             (fresh.traps, fresh.decided, fresh.canonical, fresh.parity_numbers),
             (pos.traps, pos.decided, pos.canonical, pos.parity_numbers)
         );
-        // The same position under another root's salt is not found (each solve is cold).
-        let other = pos.clone().with_reductions(flags);
+        // Another root has its own table (each solve is cold), and its memo keys differ.
+        let other = pos.clone().with_reductions_and_shared_table(flags);
         assert_ne!(other.memo_key(), key);
+        assert_eq!(other.root.caches.shared_lookup(key), None);
         // A slot half overwritten reads as empty.
-        if settled::shared_lookup(other.memo_key()).is_some() {
-            settled::tear_shared(other.memo_key());
-            assert_eq!(settled::shared_lookup(other.memo_key()), None);
+        if other.root.caches.shared_lookup(other.memo_key()).is_some() {
+            other.root.caches.tear_shared(other.memo_key());
+            assert_eq!(other.root.caches.shared_lookup(other.memo_key()), None);
         }
     }
     assert!(found > 1500 && with_traps > 100, "{found} found, {with_traps} with traps");
@@ -1050,7 +1051,7 @@ fn batched_parity_tests_match_the_single_tests() {
     }
     assert!(compared > 6000 && answered > 600 && revisits > 50, "{compared} {answered} {revisits}");
     // Both halves of the split test found parity sets.
-    let (free, held) = reductions::SPLIT_FOUND.with(std::cell::Cell::get);
+    let (free, held) = caches::SPLIT_FOUND.with(std::cell::Cell::get);
     assert!(free > 500 && held > 50, "{free} {held}");
 }
 
@@ -1183,7 +1184,7 @@ fn shared_base_elimination_and_inherited_tests_give_the_plain_answers() {
             with_traps += usize::from(child.traps != 0);
         }
     }
-    let inherited = reductions::INHERITED.with(std::cell::Cell::get);
+    let inherited = caches::INHERITED.with(std::cell::Cell::get);
     assert!(
         compared > 3000 && undecided > 1500 && with_traps > 500 && inherited > 1000,
         "{compared} {undecided} {with_traps} {inherited}"

@@ -101,7 +101,7 @@ pub(super) fn kernel_parity_loss(
 /// The elimination of a whole component also serves the positions a few moves away
 /// ([`Nearby`]): it writes any unit vector as a sum of rows plus a residue.
 #[derive(Clone)]
-pub(super) struct Elimination {
+pub(in crate::games::geography) struct Elimination {
     /// Basis rows by pivot (each one's lowest bit, which no basis row added before it has),
     /// each with the set of added rows it is the sum of (side by side: a reduction step reads
     /// both).
@@ -111,7 +111,7 @@ pub(super) struct Elimination {
 }
 
 impl Elimination {
-    pub(super) fn new() -> Self {
+    pub(in crate::games::geography) fn new() -> Self {
         Elimination { basis: [(0, 0); MAX_VERTICES], pivots: 0, kernel: ArrayVec::new() }
     }
 

@@ -46,7 +46,7 @@
 //!
 //! This module keeps the component helpers and [`decide`]; the rest lives in submodules whose
 //! items it re-exports: `pieces` (leaf traps, pendant pieces), `parity` (the parity-set rules
-//! one to three moves deep, their memos, the open moves and fewest open replies), `nearby`
+//! one to three moves deep, their memos' use, the open moves and fewest open replies), `nearby`
 //! (parity-set tests of positions a few moves away, from the kernel of a low-rank change),
 //! `gf2` (GF(2) elimination: the parity-set loss rule), `bipartite` (the bipartite rule),
 //! `hints` (df-pn's initial numbers, the bipartite guess) and `bridges` (far sides of bridges,
@@ -54,6 +54,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::caches;
 use super::graph::{MAX_VERTICES, Vertices, edge_key, token_key};
 use super::subgame::{SUBGAME_EDGE_LIMIT, SubgameCache};
 use super::{Geography, Reductions};

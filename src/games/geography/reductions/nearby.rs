@@ -22,8 +22,9 @@ pub(in crate::games::geography) struct Nearby<'p> {
     pos: &'p Geography,
     /// Whether `elimination` holds the component's rows yet (made on first use).
     ready: bool,
-    /// Taken from the thread's spare eliminations and given back when dropped (a fresh one
-    /// would be 4 KiB to zero for every position settled); `None` only while being dropped.
+    /// Taken from the thread's spare eliminations (of the game's caches) and given back when
+    /// dropped (a fresh one would be 6 KiB to zero for every position settled); `None` only
+    /// while being dropped.
     elimination: Option<Box<Elimination>>,
     /// Index in `units` of each vertex's reduction, `u8::MAX` when not yet computed.
     slot: [u8; MAX_VERTICES],
@@ -32,21 +33,10 @@ pub(in crate::games::geography) struct Nearby<'p> {
     units: ArrayVec<(u128, u128), UNITS>,
 }
 
-thread_local! {
-    /// The base elimination of [`Nearby::elimination`]: the component hash of the position
-    /// before the move (0: none) and the elimination of its rows outside the closed
-    /// neighbourhood of its token.
-    static SHARED_BASE: std::cell::RefCell<(u64, Box<Elimination>)> =
-        std::cell::RefCell::new((0, Box::new(Elimination::new())));
-    /// Eliminations given back by dropped [`Nearby`]s, for the next ones.
-    static SPARE_ELIMINATIONS: std::cell::RefCell<Vec<Box<Elimination>>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
 impl Drop for Nearby<'_> {
     fn drop(&mut self) {
         if let Some(elimination) = self.elimination.take() {
-            SPARE_ELIMINATIONS.with(|spare| spare.borrow_mut().push(elimination));
+            caches::give_back_elimination(elimination);
         }
     }
 }
@@ -64,9 +54,7 @@ pub(super) const ZERO_ON_PATH: usize = KERNEL_ENUMERATION_DIM + 1;
 impl<'p> Nearby<'p> {
     /// The engine of `pos`'s component; the elimination is made on first use.
     pub(in crate::games::geography) fn new(pos: &'p Geography) -> Self {
-        let mut elimination = SPARE_ELIMINATIONS
-            .with(|spare| spare.borrow_mut().pop())
-            .unwrap_or_else(|| Box::new(Elimination::new()));
+        let mut elimination = caches::spare_elimination();
         elimination.clear();
         Nearby {
             pos,
@@ -82,8 +70,9 @@ impl<'p> Nearby<'p> {
     /// After a move from `p` that kept the component whole ([`Geography::came_from`]), the
     /// rows outside `p`'s closed neighbourhood in the position before the move are the same in
     /// every position after a move of `p`'s: their elimination (the base) is kept per thread
-    /// and shared by those positions, which add the rows of `p`'s neighbourhood to a copy.
-    /// The row space, and so every answer, is the same as with the rows added in plain order.
+    /// (the base elimination of the game's caches) and shared by those positions, which add
+    /// the rows of `p`'s neighbourhood to a copy. The row space, and so every answer, is the
+    /// same as with the rows added in plain order.
     pub(super) fn elimination(&mut self) -> &Elimination {
         let elimination = self.elimination.get_or_insert_with(|| Box::new(Elimination::new()));
         if !self.ready {
@@ -97,16 +86,15 @@ impl<'p> Nearby<'p> {
                     ^ token_key(from)
                     ^ token_key(token);
                 let around = pos.rows[from as usize] | 1u128 << from | 1u128 << token;
-                SHARED_BASE.with(|base| {
-                    let mut base = base.borrow_mut();
-                    if base.0 != key || key == 0 {
-                        base.1.clear();
+                caches::with_base_elimination(|base_key, base| {
+                    if *base_key != key || key == 0 {
+                        base.clear();
                         for v in Bitboard128(rest & !around) {
-                            base.1.add(v as usize, pos.rows[v as usize]);
+                            base.add(v as usize, pos.rows[v as usize]);
                         }
-                        base.0 = key;
+                        *base_key = key;
                     }
-                    elimination.copy_from(&base.1);
+                    elimination.copy_from(base);
                 });
                 rest &= around;
             }
@@ -240,7 +228,7 @@ impl<'p> Nearby<'p> {
         };
         if split && self.free_answers(&beyond, last_on) & lasts & !head.mask != 0 {
             #[cfg(test)]
-            SPLIT_FOUND.with(|n| n.set((n.get().0 + 1, n.get().1)));
+            caches::SPLIT_FOUND.with(|n| n.set((n.get().0 + 1, n.get().1)));
             return (true, false);
         }
         for z in Bitboard128(lasts) {
@@ -313,7 +301,7 @@ impl<'p> Nearby<'p> {
             let answer = self.finish_beyond(head, z, &firsts, kernel);
             #[cfg(test)]
             if answer == Some(true) {
-                SPLIT_FOUND.with(|n| n.set((n.get().0, n.get().1 + 1)));
+                caches::SPLIT_FOUND.with(|n| n.set((n.get().0, n.get().1 + 1)));
             }
             return answer;
         }

@@ -1,4 +1,4 @@
-//! The parity-set rules one to three moves deep: their memos, the open moves and the fewest open replies that feed df-pn.
+//! The parity-set rules one to three moves deep: their memos' use, the open moves and the fewest open replies that feed df-pn.
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -22,21 +22,8 @@ impl ParityNumbers {
         ParityNumbers { open: 0, fewest: 0 };
 }
 
-/// Entries of the per-thread memo of [`cached_independent_set_loss`] (a power of two).
-pub(super) const PARITY_MEMO_ENTRIES: usize = 1 << 20;
-
-thread_local! {
-    /// Per-thread memo of the parity-set test: slot `hash % entries` holds the hash with its
-    /// low bit replaced by the answer (0: empty). The test is a pure function of the token and
-    /// its component's edges, so the memo changes no result (up to 63-bit hash collisions, as
-    /// for the search's tables); df-pn regenerates the children of a node at every visit, and
-    /// the memo spares the repeated tests.
-    static PARITY_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(crate::memory::zeroed_mapped(PARITY_MEMO_ENTRIES).into_vec());
-}
-
-/// [`independent_set_loss`] through a per-thread memo (2^20 slots) keyed by
-/// [`Geography::component_hash`].
+/// [`independent_set_loss`] through the per-thread parity memo (of the game's caches, 2^20
+/// slots) keyed by [`Geography::component_hash`].
 pub fn cached_independent_set_loss(pos: &Geography) -> bool {
     memo_parity_loss(pos.component_hash(), &pos.rows, pos.token)
 }
@@ -50,19 +37,14 @@ pub(super) fn memo_parity_loss(hash: u64, rows: &[u128; MAX_VERTICES], token: u8
 /// The memoised parity-set answer of `hash` (see [`memo_parity_loss`]), or `compute`'s, which
 /// is then memoised.
 pub(super) fn memo_or(hash: u64, compute: impl FnOnce() -> bool) -> bool {
-    let tag = hash & !1;
-    if tag == 0 {
+    if hash & !1 == 0 {
         return compute();
     }
-    let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
-    if let Some(loss) = PARITY_MEMO.with(|memo| {
-        let entry = memo.borrow()[slot];
-        (entry & !1 == tag).then_some(entry & 1 == 1)
-    }) {
+    if let Some(loss) = caches::parity_lookup(hash) {
         return loss;
     }
     let loss = compute();
-    PARITY_MEMO.with(|memo| memo.borrow_mut()[slot] = tag | u64::from(loss));
+    caches::parity_store(hash, loss);
     loss
 }
 
@@ -130,8 +112,9 @@ pub(super) fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers)
 }
 
 /// What the parity tests of an undecided position found about the positions after its moves
-/// (its children), kept per thread for when the children are settled, as df-pn does when it
-/// expands the position. The tests ask the same questions the children ask themselves:
+/// (its children), kept per thread (the child-tests memo of the game's caches) for when the
+/// children are settled, as df-pn does when it expands the position. The tests ask the same
+/// questions the children ask themselves:
 ///
 /// * the open-move test of a move `s -> x` (is there a reply `x -> z` into a parity set of the
 ///   mover?) is the child's parity-set win certificate ([`Reductions::PARITY_WIN`]);
@@ -145,7 +128,7 @@ pub(super) fn parity_decide(pos: &Geography) -> (Option<Outcome>, ParityNumbers)
 /// three-move count stops at the fewest so far) or where a test gave up (kernel too large) are
 /// asked again.
 #[derive(Clone, Copy)]
-pub(super) struct ChildTests {
+pub(in crate::games::geography) struct ChildTests {
     /// The moves of the token (in the position, or its view without traps).
     moves: u128,
     /// The moves the opponent answers by a move into a parity set of the mover (the child's
@@ -163,25 +146,6 @@ pub(super) struct ChildTests {
 /// Moves of a position whose replies [`ChildTests`] records (a contest vertex has at most a
 /// dozen neighbours).
 pub(super) const CHILD_TEST_MOVES: usize = 16;
-
-/// Entries of the per-thread [`ChildTests`] memo (a power of two).
-pub(super) const CHILD_TEST_ENTRIES: usize = 1 << 12;
-
-thread_local! {
-    /// The [`ChildTests`] of recently settled positions, by slot of their component hash.
-    static CHILD_TESTS: std::cell::RefCell<Vec<(u64, ChildTests)>> =
-        std::cell::RefCell::new(vec![(0, ChildTests::new(0)); CHILD_TEST_ENTRIES]);
-}
-
-#[cfg(test)]
-thread_local! {
-    /// How many settled positions found their parent's tests (for the tests).
-    pub(in crate::games::geography) static INHERITED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-    /// How many split tests of [`Nearby::any_loss_after`] found a parity set without the
-    /// prefix's last vertex, and how many found one holding it (for the tests).
-    pub(in crate::games::geography) static SPLIT_FOUND: std::cell::Cell<(usize, usize)> =
-        const { std::cell::Cell::new((0, 0)) };
-}
 
 /// What a child takes from its parent's [`ChildTests`].
 #[derive(Clone, Copy)]
@@ -218,7 +182,7 @@ pub(super) fn by_rank(set: u128, ranks: u16) -> u128 {
 
 impl ChildTests {
     /// Nothing tested yet for a position whose token has the moves `moves`.
-    const fn new(moves: u128) -> Self {
+    pub(in crate::games::geography) const fn new(moves: u128) -> Self {
         ChildTests {
             moves,
             won: 0,
@@ -228,13 +192,9 @@ impl ChildTests {
         }
     }
 
-    fn slot(key: u64) -> usize {
-        (key >> 40) as usize & (CHILD_TEST_ENTRIES - 1)
-    }
-
     /// Keeps these tests of the position with component hash `key`.
     fn store(&self, key: u64) {
-        CHILD_TESTS.with(|memo| memo.borrow_mut()[Self::slot(key)] = (key, *self));
+        caches::child_tests_store(key, self);
     }
 
     /// Records the three-move test of the reply of rank `r` to the move `x`.
@@ -257,16 +217,13 @@ impl ChildTests {
         if key == 0 {
             return None;
         }
-        let tests = CHILD_TESTS.with(|memo| {
-            let (k, tests) = memo.borrow()[Self::slot(key)];
-            (k == key).then_some(tests)
-        })?;
+        let tests = caches::child_tests_lookup(key)?;
         let bit = 1u128 << x;
         if tests.moves & bit == 0 {
             return None;
         }
         #[cfg(test)]
-        INHERITED.with(|n| n.set(n.get() + 1));
+        caches::INHERITED.with(|n| n.set(n.get() + 1));
         let i = rank(tests.moves, x);
         let replies = pos.rows[x as usize];
         let (tested, answered) = if i < CHILD_TEST_MOVES {

@@ -187,17 +187,6 @@ pub(in crate::games::geography) fn drop_vertices(rows: &mut [u128; MAX_VERTICES]
     }
 }
 
-/// Entries of the per-thread memo of [`piece_value`] (a power of two).
-pub(super) const PIECE_MEMO_ENTRIES: usize = 1 << 16;
-
-thread_local! {
-    /// Per-thread memo of [`piece_value`]: slot `key % entries` holds the key with its low two
-    /// bits replaced by the answer (1: drop, 2: hot, 3: neither; 0: empty).
-    /// Written when made (512 KiB; see [`crate::memory`]).
-    static PIECE_MEMO: std::cell::RefCell<Vec<u64>> =
-        std::cell::RefCell::new(crate::memory::zeroed_mapped(PIECE_MEMO_ENTRIES).into_vec());
-}
-
 /// What a pendant piece means for its cut vertex (see [`pieces`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum PieceValue {
@@ -209,8 +198,8 @@ pub(super) enum PieceValue {
     Neither,
 }
 
-/// What piece `h` at `v` means (see [`pieces`]), through the per-thread memo keyed by the
-/// piece's edges and `v`.
+/// What piece `h` at `v` means (see [`pieces`]), through the per-thread piece memo (of the
+/// game's caches) keyed by the piece's edges and `v`.
 pub(super) fn piece_value(rows: &mut [u128; MAX_VERTICES], v: u8, h: u128) -> PieceValue {
     let mut key = token_key(v) ^ 0x5A17_C0DE_0000_0000;
     let mut rest = h;
@@ -224,13 +213,7 @@ pub(super) fn piece_value(rows: &mut [u128; MAX_VERTICES], v: u8, h: u128) -> Pi
             key ^= edge_key(u, w);
         }
     }
-    let tag = key & !3;
-    let slot = (key >> 40) as usize & (PIECE_MEMO_ENTRIES - 1);
-    let cached = PIECE_MEMO.with(|memo| {
-        let entry = memo.borrow()[slot];
-        (entry & !3 == tag && entry & 3 != 0).then_some(entry & 3)
-    });
-    let code = cached.unwrap_or_else(|| {
+    let code = caches::piece_lookup(key).unwrap_or_else(|| {
         let mut budget = PIECE_NODE_BUDGET;
         let code = match standalone_win(rows, v, v, h, false, &mut budget) {
             Some(false) => 1,
@@ -240,7 +223,7 @@ pub(super) fn piece_value(rows: &mut [u128; MAX_VERTICES], v: u8, h: u128) -> Pi
             },
             None => 3,
         };
-        PIECE_MEMO.with(|memo| memo.borrow_mut()[slot] = tag | code);
+        caches::piece_store(key, code);
         code
     });
     match code {
