@@ -33,7 +33,6 @@
 //! assert_eq!(pos.plain().outcome(), None); // but not over yet
 //! ```
 
-mod caches;
 mod eval;
 pub mod generator;
 pub mod graph;
@@ -53,6 +52,7 @@ use crate::bitboard::Bitboard128;
 pub use graph::{EdgeSet, Graph, GraphError, MAX_EDGES, MAX_VERTICES, Vertices};
 use graph::{edge_key, token_key};
 pub use reductions::BridgeContext;
+use reductions::caches;
 pub use switches::Reductions;
 
 use crate::capability::{Capabilities, Configurable, GameOption, ProofNumberHint, SearchHints};

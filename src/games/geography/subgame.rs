@@ -29,7 +29,7 @@ pub const SUBGAME_EDGE_LIMIT: u32 = 20;
 /// left as it is, which is always exact).
 pub const SUBGAME_NODE_BUDGET: u64 = 200_000;
 
-pub use super::caches::{CACHE_ENTRIES, SubgameCache};
+pub use super::reductions::caches::{CACHE_ENTRIES, SubgameCache};
 
 impl SubgameCache {
     /// Whether the player to move from `token` wins on the edges given by `rows` (bit `w` of

@@ -54,7 +54,6 @@
 
 use arrayvec::ArrayVec;
 
-use super::caches;
 use super::graph::{MAX_VERTICES, Vertices, edge_key, token_key};
 use super::subgame::{SUBGAME_EDGE_LIMIT, SubgameCache};
 use super::{Geography, Reductions};
@@ -64,6 +63,7 @@ use crate::zobrist::splitmix64;
 
 mod bipartite;
 mod bridges;
+pub(super) mod caches;
 mod gf2;
 mod hints;
 mod nearby;

@@ -1,4 +1,6 @@
-//! Every cache of the game, in one place, with its size.
+//! Every cache of the game, in one place, with its size (here, under the reductions, since
+//! most of them memoise a reduction and hold its types; the position's settled memo and its
+//! [`Root`] handle live here too, so that there is one place).
 //!
 //! A position reaches the caches of its solve through the one `Arc` it holds, [`Root`]: the
 //! graph and the solve's [`Caches`], made with the root position (by [`Geography::new`] and
@@ -61,16 +63,16 @@
 //!
 //! The module's tests check the bytes in the table against the types.
 //!
-//! [`Geography::new`]: super::Geography::new
-//! [`Geography::with_reductions`]: super::Geography::with_reductions
-//! [`Geography::with_bridge_context`]: super::Geography::with_bridge_context
-//! [`Geography::refresh`]: super::Geography::refresh
-//! [`Geography::memo_key`]: super::Geography::memo_key
-//! [`Reductions::PIECES`]: super::Reductions::PIECES
-//! [`Reductions::TRAPS`]: super::Reductions::TRAPS
-//! [`Reductions::PARITY_SET`]: super::Reductions::PARITY_SET
-//! [`Reductions::BRIDGES`]: super::Reductions::BRIDGES
-//! [`Nearby`]: super::reductions::Nearby
+//! [`Geography::new`]: super::super::Geography::new
+//! [`Geography::with_reductions`]: super::super::Geography::with_reductions
+//! [`Geography::with_bridge_context`]: super::super::Geography::with_bridge_context
+//! [`Geography::refresh`]: super::super::Geography::refresh
+//! [`Geography::memo_key`]: super::super::Geography::memo_key
+//! [`Reductions::PIECES`]: super::super::Reductions::PIECES
+//! [`Reductions::TRAPS`]: super::super::Reductions::TRAPS
+//! [`Reductions::PARITY_SET`]: super::super::Reductions::PARITY_SET
+//! [`Reductions::BRIDGES`]: super::super::Reductions::BRIDGES
+//! [`Nearby`]: super::Nearby
 
 use std::cell::RefCell;
 use std::fmt;
@@ -78,24 +80,27 @@ use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, OnceLock};
 
-use super::Outcome;
-use super::graph::Graph;
-use super::reductions::{BridgeContext, ChildTests, Elimination, ParityNumbers};
+use super::super::Outcome;
+use super::super::graph::Graph;
+use super::{BridgeContext, ChildTests, Elimination, ParityNumbers};
 
 /// What every position of one solve shares, behind the one `Arc` each holds: the graph and
 /// the solve's caches.
 #[derive(Debug)]
-pub(super) struct Root {
+pub(in crate::games::geography) struct Root {
     /// The graph.
-    pub(super) graph: Arc<Graph>,
+    pub(in crate::games::geography) graph: Arc<Graph>,
     /// The solve's caches.
-    pub(super) caches: Caches,
+    pub(in crate::games::geography) caches: Caches,
 }
 
 impl Root {
     /// A new root on `graph` with empty caches, holding `bridges` (the bridge reduction's
-    /// context, when the reductions hold [`Reductions::BRIDGES`](super::Reductions::BRIDGES)).
-    pub(super) fn new(graph: Arc<Graph>, bridges: Option<Arc<BridgeContext>>) -> Arc<Root> {
+    /// context, when the reductions hold [`Reductions::BRIDGES`](super::super::Reductions::BRIDGES)).
+    pub(in crate::games::geography) fn new(
+        graph: Arc<Graph>,
+        bridges: Option<Arc<BridgeContext>>,
+    ) -> Arc<Root> {
         static SOLVES: AtomicU64 = AtomicU64::new(0);
         let salt = crate::zobrist::splitmix64(SOLVES.fetch_add(1, Relaxed)).1;
         let settled = [const { OnceLock::new() }; SHARED_LEVELS.len()];
@@ -105,14 +110,14 @@ impl Root {
 
 /// The caches of one solve (see the module docs): the shared settled table, growing as the
 /// solve's threads settle positions ([`SHARED_LEVELS`]), and the bridge reduction's context.
-pub(super) struct Caches {
-    /// Mixed into the keys of what [`Geography::refresh`](super::Geography::refresh)
+pub(in crate::games::geography) struct Caches {
+    /// Mixed into the keys of what [`Geography::refresh`](super::super::Geography::refresh)
     /// memoises, drawn for every root (a count of the roots made, mixed), so that a solve
     /// never finds what another left in the per-thread settled memo.
-    pub(super) salt: u64,
+    pub(in crate::games::geography) salt: u64,
     /// The bridge reduction's cache and scan limit: `Some` exactly when the reductions hold
-    /// [`Reductions::BRIDGES`](super::Reductions::BRIDGES).
-    pub(super) bridges: Option<Arc<BridgeContext>>,
+    /// [`Reductions::BRIDGES`](super::super::Reductions::BRIDGES).
+    pub(in crate::games::geography) bridges: Option<Arc<BridgeContext>>,
     /// The levels of the shared settled table, each made when a thread has settled the
     /// positions [`SHARED_LEVELS`] gives it; the largest made is the table.
     settled: [OnceLock<SharedSettled>; SHARED_LEVELS.len()],
@@ -133,15 +138,15 @@ impl fmt::Debug for Caches {
 
 /// What the settled memos keep of a position: the traps, the result, the canonical hash and
 /// the parity numbers.
-pub(super) type Settled = (u128, Option<Outcome>, u64, ParityNumbers);
+pub(in crate::games::geography) type Settled = (u128, Option<Outcome>, u64, ParityNumbers);
 
 /// Entries of the per-thread settled memo (a power of two; 40 bytes each, 20 MiB a thread).
 /// Four times as many saved no time on the hard positions of `scripts/geography-reach-hard.sh`.
-pub(super) const SETTLED_ENTRIES: usize = 1 << 19;
+pub(in crate::games::geography) const SETTLED_ENTRIES: usize = 1 << 19;
 
 /// Entries of the shared settled table of a solve at its largest (a power of two; 24 bytes
 /// each, 384 MiB).
-pub(super) const SHARED_SETTLED_ENTRIES: usize = 1 << 24;
+pub(in crate::games::geography) const SHARED_SETTLED_ENTRIES: usize = 1 << 24;
 
 /// The levels of the shared settled table of a solve: the positions a thread settles for the
 /// solve (found in neither memo) before the level is made, and its entries (6 MiB, 48 MiB,
@@ -156,7 +161,7 @@ pub(super) const SHARED_SETTLED_ENTRIES: usize = 1 << 24;
 /// and come back to positions settled long before. A thread counts for the last solve it
 /// settled a position of (changing solves starts its count again). When a level is made
 /// changes no answer: every settled value is a function of its key.
-pub(super) const SHARED_LEVELS: [(u32, usize); 3] =
+pub(in crate::games::geography) const SHARED_LEVELS: [(u32, usize); 3] =
     [(1 << 10, 1 << 18), (1 << 14, 1 << 21), (1 << 19, SHARED_SETTLED_ENTRIES)];
 
 /// The per-thread settled memo and the count of positions settled for the solve of salt
@@ -185,7 +190,7 @@ fn settled_slot(key: u64) -> usize {
 }
 
 /// The values of `key` in this thread's settled memo, if its slot holds them.
-pub(super) fn settled_lookup(key: u64) -> Option<Settled> {
+pub(in crate::games::geography) fn settled_lookup(key: u64) -> Option<Settled> {
     if key == 0 {
         return None;
     }
@@ -199,7 +204,10 @@ pub(super) fn settled_lookup(key: u64) -> Option<Settled> {
 }
 
 /// Keeps the values of `key` in this thread's settled memo.
-pub(super) fn settled_store(key: u64, (traps, decided, canonical, numbers): Settled) {
+pub(in crate::games::geography) fn settled_store(
+    key: u64,
+    (traps, decided, canonical, numbers): Settled,
+) {
     let packed = pack(decided, numbers);
     let slot_value = [key, traps as u64, (traps >> 64) as u64, canonical, packed];
     SETTLED.with(|memo| memo.borrow_mut().slots[settled_slot(key)] = slot_value);
@@ -208,14 +216,22 @@ pub(super) fn settled_store(key: u64, (traps, decided, canonical, numbers): Sett
 impl Caches {
     /// The shared table's result, canonical hash and parity numbers of `key`, if the table is
     /// made and has them.
-    pub(super) fn shared_lookup(&self, key: u64) -> Option<(Option<Outcome>, u64, ParityNumbers)> {
+    pub(in crate::games::geography) fn shared_lookup(
+        &self,
+        key: u64,
+    ) -> Option<(Option<Outcome>, u64, ParityNumbers)> {
         self.settled.iter().rev().find_map(OnceLock::get)?.lookup(key)
     }
 
     /// Keeps the values of `key`, which this thread has just settled, in its settled memo and,
     /// when `shared`, in the solve's shared table, whose next level is made first if this
     /// thread has now settled the positions [`SHARED_LEVELS`] gives it.
-    pub(super) fn store_settled(&self, key: u64, settled: Settled, shared: bool) {
+    pub(in crate::games::geography) fn store_settled(
+        &self,
+        key: u64,
+        settled: Settled,
+        shared: bool,
+    ) {
         let packed = pack(settled.1, settled.3);
         let count = SETTLED.with(|memo| {
             let mut memo = memo.borrow_mut();
@@ -243,14 +259,14 @@ impl Caches {
     /// Makes a shared settled table of 2^12 entries now (for the tests: the table then holds
     /// every position settled, and thousands of roots can each have one).
     #[cfg(test)]
-    pub(super) fn make_shared_table(&self) {
+    pub(in crate::games::geography) fn make_shared_table(&self) {
         self.settled[0].get_or_init(|| SharedSettled::new(1 << 12));
     }
 
     /// Flips a bit of the canonical-hash word of `key`'s slot in the shared table, as a write
     /// of another thread landing in the middle of this one's would.
     #[cfg(test)]
-    pub(super) fn tear_shared(&self, key: u64) {
+    pub(in crate::games::geography) fn tear_shared(&self, key: u64) {
         if let Some(table) = self.settled.iter().rev().find_map(OnceLock::get) {
             table.slot(key)[1].fetch_xor(1, Relaxed);
         }
@@ -325,14 +341,14 @@ fn unpack(packed: u64) -> (Option<Outcome>, ParityNumbers) {
 }
 
 /// Entries of the per-thread parity memo (a power of two; 8 bytes each, 8 MiB a thread).
-pub(super) const PARITY_MEMO_ENTRIES: usize = 1 << 20;
+pub(in crate::games::geography) const PARITY_MEMO_ENTRIES: usize = 1 << 20;
 
 /// Entries of the per-thread piece memo (a power of two; 8 bytes each, 512 KiB a thread).
-pub(super) const PIECE_MEMO_ENTRIES: usize = 1 << 16;
+pub(in crate::games::geography) const PIECE_MEMO_ENTRIES: usize = 1 << 16;
 
 /// Entries of the per-thread child-tests memo (a power of two; 128 bytes each, 512 KiB a
 /// thread).
-pub(super) const CHILD_TEST_ENTRIES: usize = 1 << 12;
+pub(in crate::games::geography) const CHILD_TEST_ENTRIES: usize = 1 << 12;
 
 thread_local! {
     /// The parity memo: slot `hash % entries` holds the hash with its low bit replaced by the
@@ -349,18 +365,18 @@ thread_local! {
     /// The [`ChildTests`] of recently settled positions, by slot of their component hash.
     static CHILD_TESTS: RefCell<Vec<(u64, ChildTests)>> =
         RefCell::new(vec![(0, ChildTests::new(0)); CHILD_TEST_ENTRIES]);
-    /// The base elimination of [`Nearby`](super::reductions::Nearby): the component hash of
+    /// The base elimination of [`Nearby`](super::Nearby): the component hash of
     /// the position before the move (0: none) and the elimination of its rows outside the
     /// closed neighbourhood of its token.
     static BASE_ELIMINATION: RefCell<(u64, Box<Elimination>)> =
         RefCell::new((0, Box::new(Elimination::new())));
-    /// Eliminations given back by dropped [`Nearby`](super::reductions::Nearby)s, for the
+    /// Eliminations given back by dropped [`Nearby`](super::Nearby)s, for the
     /// next ones.
     static SPARE_ELIMINATIONS: RefCell<Vec<Box<Elimination>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The parity memo's answer for `hash` (its low bit ignored), if its slot holds it.
-pub(super) fn parity_lookup(hash: u64) -> Option<bool> {
+pub(in crate::games::geography) fn parity_lookup(hash: u64) -> Option<bool> {
     let tag = hash & !1;
     let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
     PARITY_MEMO.with(|memo| {
@@ -370,14 +386,14 @@ pub(super) fn parity_lookup(hash: u64) -> Option<bool> {
 }
 
 /// Keeps the parity-set answer `loss` of `hash` in the parity memo.
-pub(super) fn parity_store(hash: u64, loss: bool) {
+pub(in crate::games::geography) fn parity_store(hash: u64, loss: bool) {
     let slot = (hash >> 40) as usize & (PARITY_MEMO_ENTRIES - 1);
     PARITY_MEMO.with(|memo| memo.borrow_mut()[slot] = hash & !1 | u64::from(loss));
 }
 
 /// The piece memo's answer code (1 to 3) for `key` (its low two bits ignored), if its slot
 /// holds it.
-pub(super) fn piece_lookup(key: u64) -> Option<u64> {
+pub(in crate::games::geography) fn piece_lookup(key: u64) -> Option<u64> {
     let tag = key & !3;
     let slot = (key >> 40) as usize & (PIECE_MEMO_ENTRIES - 1);
     PIECE_MEMO.with(|memo| {
@@ -387,7 +403,7 @@ pub(super) fn piece_lookup(key: u64) -> Option<u64> {
 }
 
 /// Keeps the answer code `code` (1 to 3) of `key` in the piece memo.
-pub(super) fn piece_store(key: u64, code: u64) {
+pub(in crate::games::geography) fn piece_store(key: u64, code: u64) {
     let slot = (key >> 40) as usize & (PIECE_MEMO_ENTRIES - 1);
     PIECE_MEMO.with(|memo| memo.borrow_mut()[slot] = key & !3 | code);
 }
@@ -397,7 +413,7 @@ fn child_tests_slot(key: u64) -> usize {
 }
 
 /// The child tests kept for the position of component hash `key`, if its slot holds them.
-pub(super) fn child_tests_lookup(key: u64) -> Option<ChildTests> {
+pub(in crate::games::geography) fn child_tests_lookup(key: u64) -> Option<ChildTests> {
     CHILD_TESTS.with(|memo| {
         let (k, tests) = memo.borrow()[child_tests_slot(key)];
         (k == key).then_some(tests)
@@ -405,12 +421,14 @@ pub(super) fn child_tests_lookup(key: u64) -> Option<ChildTests> {
 }
 
 /// Keeps `tests` of the position of component hash `key`.
-pub(super) fn child_tests_store(key: u64, tests: &ChildTests) {
+pub(in crate::games::geography) fn child_tests_store(key: u64, tests: &ChildTests) {
     CHILD_TESTS.with(|memo| memo.borrow_mut()[child_tests_slot(key)] = (key, *tests));
 }
 
 /// Runs `f` on this thread's base elimination and its key.
-pub(super) fn with_base_elimination<R>(f: impl FnOnce(&mut u64, &mut Elimination) -> R) -> R {
+pub(in crate::games::geography) fn with_base_elimination<R>(
+    f: impl FnOnce(&mut u64, &mut Elimination) -> R,
+) -> R {
     BASE_ELIMINATION.with(|base| {
         let (key, elimination) = &mut *base.borrow_mut();
         f(key, elimination)
@@ -418,21 +436,21 @@ pub(super) fn with_base_elimination<R>(f: impl FnOnce(&mut u64, &mut Elimination
 }
 
 /// An elimination given back earlier on this thread, or a new one (neither cleared).
-pub(super) fn spare_elimination() -> Box<Elimination> {
+pub(in crate::games::geography) fn spare_elimination() -> Box<Elimination> {
     SPARE_ELIMINATIONS
         .with(|spare| spare.borrow_mut().pop())
         .unwrap_or_else(|| Box::new(Elimination::new()))
 }
 
 /// Gives `elimination` back for the next [`spare_elimination`] on this thread.
-pub(super) fn give_back_elimination(elimination: Box<Elimination>) {
+pub(in crate::games::geography) fn give_back_elimination(elimination: Box<Elimination>) {
     SPARE_ELIMINATIONS.with(|spare| spare.borrow_mut().push(elimination));
 }
 
 /// Entries of a sub-game table (a power of two; 8 bytes each, 8 MiB).
 pub const CACHE_ENTRIES: usize = 1 << 20;
 
-/// A table of solved sub-games, the far sides of bridges (see [`super::subgame`]): each entry
+/// A table of solved sub-games, the far sides of bridges (see [`super::super::subgame`]): each entry
 /// one atomic word holding 63 bits of the key and the result bit, written and read with relaxed
 /// atomics (a torn entry cannot occur); entries are overwritten freely, and a lost entry is only
 /// solved again. Shared by the threads that use it.
@@ -495,12 +513,12 @@ impl SubgameCache {
 #[cfg(test)]
 thread_local! {
     /// How many settled positions found their parent's tests (statistics for the tests).
-    pub(super) static INHERITED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    pub(in crate::games::geography) static INHERITED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// How many split tests of
-    /// [`Nearby::any_loss_after`](super::reductions::Nearby::any_loss_after) found a parity
+    /// [`Nearby::any_loss_after`](super::Nearby::any_loss_after) found a parity
     /// set without the prefix's last vertex, and how many found one holding it (statistics
     /// for the tests).
-    pub(super) static SPLIT_FOUND: std::cell::Cell<(usize, usize)> =
+    pub(in crate::games::geography) static SPLIT_FOUND: std::cell::Cell<(usize, usize)> =
         const { std::cell::Cell::new((0, 0)) };
 }
 
