@@ -150,8 +150,8 @@ pub(in crate::games::geography) const SHARED_SETTLED_ENTRIES: usize = 1 << 24;
 
 /// The levels of the shared settled table of a solve: the positions a thread settles for the
 /// solve (found in neither memo) before the level is made, and its entries (6 MiB, 48 MiB,
-/// 384 MiB). From then on the level is the table (the smaller ones are left, unused, until
-/// the solve ends: 438 MiB at most). Making a table writes every page ([`crate::memory`]),
+/// 384 MiB). From then on the level is the table, starting with what the smaller one held
+/// (which is left, unused, until the solve ends: 438 MiB at most). Making a table writes every page ([`crate::memory`]),
 /// which costs: measured on the 2-core machine under load, 30-45 ms for 24 MiB and 0.6-0.8 s
 /// for 384 MiB (another 0.2 s to free it), where a thread settles its first 2^15 positions of
 /// a contest position in about 0.7 s (the parity rules are dear). So a solve makes each level
@@ -252,7 +252,13 @@ impl Caches {
         let wanted = SHARED_LEVELS.iter().rposition(|&(after, _)| count >= after);
         let made = self.settled.iter().rposition(|level| level.get().is_some());
         let Some(level) = wanted.max(made) else { return };
-        let table = self.settled[level].get_or_init(|| SharedSettled::new(SHARED_LEVELS[level].1));
+        let table = self.settled[level].get_or_init(|| {
+            let mut table = SharedSettled::new(SHARED_LEVELS[level].1);
+            if let Some(smaller) = self.settled[..level].iter().rev().find_map(OnceLock::get) {
+                table.take_from(smaller);
+            }
+            table
+        });
         table.store(key, settled.2, packed);
     }
 
@@ -305,6 +311,18 @@ impl SharedSettled {
             let (decided, numbers) = unpack(packed);
             (decided, canonical, numbers)
         })
+    }
+
+    /// Keeps what `smaller` holds (a level made before; slots written meanwhile by other
+    /// threads may be missed, which only loses them).
+    fn take_from(&mut self, smaller: &SharedSettled) {
+        for slot in &smaller.slots {
+            let [check, canonical, packed] = slot.each_ref().map(|w| w.load(Relaxed));
+            let key = check ^ canonical ^ packed;
+            if key != 0 {
+                self.store(key, canonical, packed);
+            }
+        }
     }
 
     fn store(&self, key: u64, canonical: u64, packed: u64) {
