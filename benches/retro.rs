@@ -1,6 +1,6 @@
 //! The indexed layered retrograde engine: a whole Ataxx board (every position of the index,
 //! 3^n) on 1 and 2 threads. Positions per second = `3^n / time`; the 1-to-2-thread speedup is
-//! the ratio of the two times. Run alone: `cargo bench --bench retro`.
+//! the ratio of the two times. Run alone: `cargo bench -p bitsolve-benches --bench retro`.
 
 use std::hint::black_box;
 

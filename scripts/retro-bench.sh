@@ -10,7 +10,7 @@ out=${OUT:-results/retro-bench.md}
 rev=$(git rev-parse --short=12 HEAD)$(git diff --quiet HEAD -- src benches Cargo.toml || echo -dirty)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 log=$(mktemp)
-cargo bench --bench retro -- --noplot 2>/dev/null | tee "$log" >&2
+cargo bench -p bitsolve-benches --bench retro -- --noplot 2>/dev/null | tee "$log" >&2
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 # Criterion prints "retro-index/3x4/threads=1" then "time:   [low mean high]" with units.
 python3 - "$log" "$rev" "$load_before" "$load_after" > "$out" <<'PY'
@@ -23,7 +23,7 @@ for m in re.finditer(r"retro-index/(\dx\d)/threads=(\d)\s+time:\s+\[\S+ \S+ (\S+
     board, threads, mean, u = m.group(1), int(m.group(2)), float(m.group(3)), m.group(4)
     rows[(board, threads)] = mean * unit[u]
 print("# Indexed retrograde engine: positions per second and the 1-to-2-thread speedup\n")
-print(f"Written by `scripts/retro-bench.sh` (`cargo bench --bench retro`, criterion, 10 samples) at")
+print(f"Written by `scripts/retro-bench.sh` (`cargo bench -p bitsolve-benches --bench retro`, criterion, 10 samples) at")
 print(f"revision {rev}, 2 cores. Load average (1, 5, 15 min) before: {before}; after: {after}.")
 print("Each solve is a whole board from the full layer down, every position of the index (3^n).\n")
 print("| board | positions (3^n) | 1 thread (s) | 2 threads (s) | positions/s, 1 thread | positions/s, 2 threads | speedup |")

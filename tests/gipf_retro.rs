@@ -78,14 +78,26 @@ fn child_states_match_the_move_generator() {
     }
 }
 
-/// Un-pushes against forward moves on 10^5 random indexed positions (any placement, legal or
-/// not): every plain parent found is a parent by a plain move, and every plain move of a
-/// position is undone by an un-push of its child (no false parent, every parent found).
+/// Un-pushes against forward moves on 3 * 10^4 random indexed positions (10^5 in the deep
+/// test; any placement, legal or not): every plain parent found is a parent by a plain move,
+/// and every plain move of a position is undone by an un-push of its child (no false parent,
+/// every parent found).
 #[test]
 fn unpushes_match_plain_moves() {
+    unpushes_match_plain_moves_on(30_000);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn unpushes_match_plain_moves_deep() {
+    unpushes_match_plain_moves_on(100_000);
+}
+
+/// The check of `unpushes_match_plain_moves` on `count` random positions.
+fn unpushes_match_plain_moves_on(count: u64) {
     let mut rng = KeyStream::new(0x0A9E);
     let (mut edges, mut hidden) = (0u64, 0u64);
-    for t in 0..100_000u64 {
+    for t in 0..count {
         let side = 2 + (t % 2) as usize;
         let k = 2 + (t / 2 % 3) as u32;
         let (gw, gb) = (3 + pick(&mut rng, 6) as u32, 3 + pick(&mut rng, 6) as u32);
@@ -137,7 +149,7 @@ fn unpushes_match_plain_moves() {
             );
         });
     }
-    assert!(edges > 100_000 && hidden > 1000, "plain {edges}, hidden {hidden}");
+    assert!(edges > count && hidden * 100 > count, "plain {edges}, hidden {hidden}");
 }
 
 #[test]
@@ -225,9 +237,20 @@ fn retro2_equals_retro_on_variants() {
 /// Equal to the brute-force oracle (value and distance) wherever it finishes.
 #[test]
 fn retro2_equals_brute_force() {
+    retro2_equals_brute_force_on(100);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn retro2_equals_brute_force_deep() {
+    retro2_equals_brute_force_on(300);
+}
+
+/// The check of `retro2_equals_brute_force` on `count` samples.
+fn retro2_equals_brute_force_on(count: usize) {
     let mut rng = KeyStream::new(0xB2);
     let mut checked = 0;
-    for _ in 0..300 {
+    for _ in 0..count {
         let pos = small_position(&mut rng, 60);
         let Some(truth) = BruteSolver::new().solve(&pos, &Limits::nodes(50_000)).value() else {
             continue;
@@ -235,7 +258,7 @@ fn retro2_equals_brute_force() {
         checked += 1;
         assert_eq!(retro2(&pos).value(), Some(truth), "{}", pos.format_position());
     }
-    assert!(checked >= 100, "only {checked}");
+    assert!(checked * 3 >= count, "only {checked}");
 }
 
 /// The memory budget and the position cap give `unknown` with the reason.

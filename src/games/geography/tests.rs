@@ -390,8 +390,21 @@ fn bridge_hash_merges_only_equal_values() {
 
 #[test]
 fn all_reductions_merge_only_equal_values() {
-    let (positions, merges) = equal_hash_equal_value(Reductions::ALL, 9, 300);
-    assert!(positions > 10_000 && merges > 500, "{positions} positions, {merges} merges");
+    all_reductions_merge_only_equal_values_on(100, 3_000, 50);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn all_reductions_merge_only_equal_values_deep() {
+    all_reductions_merge_only_equal_values_on(300, 10_000, 500);
+}
+
+/// The check of `all_reductions_merge_only_equal_values` from `starts` random starts, which
+/// must visit more than `least` positions and merge more than `least_merges` (merges grow
+/// faster than the starts: 92 from 100 starts, over 500 from 300).
+fn all_reductions_merge_only_equal_values_on(starts: u64, least: usize, least_merges: usize) {
+    let (positions, merges) = equal_hash_equal_value(Reductions::ALL, 9, starts);
+    assert!(positions > least && merges > least_merges, "{positions} positions, {merges} merges");
 }
 
 #[test]
@@ -431,9 +444,20 @@ fn assert_kept_moves_decide(pos: &Geography, kept: &GeographyMoves, truth: Outco
 
 #[test]
 fn traps_decide_and_prune_like_brute_force() {
+    traps_decide_and_prune_like_brute_force_on(1000);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn traps_decide_and_prune_like_brute_force_deep() {
+    traps_decide_and_prune_like_brute_force_on(3000);
+}
+
+/// The check of `traps_decide_and_prune_like_brute_force` on `count` samples.
+fn traps_decide_and_prune_like_brute_force_on(count: u64) {
     let mut rng = KeyStream::new(33);
     let (mut pruned, mut decided, mut dropped) = (0, 0, 0);
-    for i in 0..3000 {
+    for i in 0..count {
         let base = mixed_position(&mut rng, i);
         let flags = [
             Reductions::TRAPS,
@@ -468,7 +492,11 @@ fn traps_decide_and_prune_like_brute_force() {
         // The kept moves alone decide the position.
         assert_kept_moves_decide(&pos, &kept, truth);
     }
-    assert!(pruned > 100 && decided > 300 && dropped > 100, "{pruned} {decided} {dropped}");
+    let n = count as usize;
+    assert!(
+        pruned * 30 > n && decided * 10 > n && dropped * 30 > n,
+        "{pruned} {decided} {dropped} of {n}"
+    );
 }
 
 #[test]
@@ -502,6 +530,17 @@ fn the_settled_memo_changes_nothing() {
 
 #[test]
 fn the_shared_settled_table_gives_back_what_was_settled() {
+    the_shared_settled_table_gives_back_what_was_settled_on(700);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn the_shared_settled_table_gives_back_what_was_settled_deep() {
+    the_shared_settled_table_gives_back_what_was_settled_on(2000);
+}
+
+/// The check of `the_shared_settled_table_gives_back_what_was_settled` on `count` samples.
+fn the_shared_settled_table_gives_back_what_was_settled_on(count: u64) {
     let mut rng = KeyStream::new(35);
     let flags = Reductions::BASIC
         .with(Reductions::TRAPS)
@@ -509,7 +548,7 @@ fn the_shared_settled_table_gives_back_what_was_settled() {
         .with(Reductions::PARITY_WIN)
         .with(Reductions::PARITY_DEEP);
     let (mut found, mut with_traps) = (0, 0);
-    for i in 0..2000 {
+    for i in 0..count {
         let pos = structured_position(&mut rng, i).with_reductions_and_shared_table(flags);
         let key = pos.memo_key();
         // Settled by `with_reductions_and_shared_table`; another thread would find it so.
@@ -543,7 +582,8 @@ fn the_shared_settled_table_gives_back_what_was_settled() {
             assert_eq!(other.root.caches.shared_lookup(other.memo_key()), None);
         }
     }
-    assert!(found > 1500 && with_traps > 100, "{found} found, {with_traps} with traps");
+    let n = count as usize;
+    assert!(found * 4 > n * 3 && with_traps * 20 > n, "{found} found, {with_traps} with traps");
 }
 
 #[test]
@@ -575,9 +615,20 @@ fn traps_cascade_along_a_path() {
 
 #[test]
 fn pieces_decide_and_prune_like_brute_force() {
+    pieces_decide_and_prune_like_brute_force_on(2000);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn pieces_decide_and_prune_like_brute_force_deep() {
+    pieces_decide_and_prune_like_brute_force_on(6000);
+}
+
+/// The check of `pieces_decide_and_prune_like_brute_force` on `count` samples.
+fn pieces_decide_and_prune_like_brute_force_on(count: u64) {
     let mut rng = KeyStream::new(35);
     let (mut decided, mut dropped) = (0, 0);
-    for i in 0..6000 {
+    for i in 0..count {
         let base = mixed_position(&mut rng, i);
         let flags = [
             Reductions::PIECES,
@@ -603,20 +654,33 @@ fn pieces_decide_and_prune_like_brute_force() {
         assert_kept_moves_decide(&pos, &kept, truth);
     }
     // Small graphs are mostly decided by the pieces at once; some keep a dropped part.
-    assert!(decided > 3000 && dropped > 150, "{decided} decided, {dropped} with drops");
+    let n = count as usize;
+    assert!(decided * 2 > n && dropped * 40 > n, "{decided} decided, {dropped} with drops");
 }
 
 #[test]
 fn piece_hash_merges_only_equal_values() {
+    piece_hash_merges_only_equal_values_on(100);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn piece_hash_merges_only_equal_values_deep() {
+    piece_hash_merges_only_equal_values_on(300);
+}
+
+/// The check of `piece_hash_merges_only_equal_values` from `starts` random starts.
+fn piece_hash_merges_only_equal_values_on(starts: u64) {
+    let n = starts as usize;
     let pieces = Reductions::BASIC.with(Reductions::PIECES);
-    let (positions, merges) = equal_hash_equal_value(pieces, 36, 300);
-    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+    let (positions, merges) = equal_hash_equal_value(pieces, 36, starts);
+    assert!(positions * 3 > n * 50 && merges * 3 > n * 5, "{positions} positions, {merges} merges");
     let every = Reductions::ALL
         .with(Reductions::TRAPS)
         .with(Reductions::PIECES)
         .with(Reductions::PARITY_SET);
-    let (positions, merges) = equal_hash_equal_value(every, 37, 300);
-    assert!(positions > 5_000 && merges > 500, "{positions} positions, {merges} merges");
+    let (positions, merges) = equal_hash_equal_value(every, 37, starts);
+    assert!(positions * 3 > n * 50 && merges * 3 > n * 5, "{positions} positions, {merges} merges");
 }
 
 #[test]
@@ -873,9 +937,20 @@ fn parity_set_rule_is_the_losing_half_of_the_bipartite_rule() {
 
 #[test]
 fn parity_win_rule_agrees_with_brute_force() {
+    parity_win_rule_agrees_with_brute_force_on(1000);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn parity_win_rule_agrees_with_brute_force_deep() {
+    parity_win_rule_agrees_with_brute_force_on(3000);
+}
+
+/// The check of `parity_win_rule_agrees_with_brute_force` on `count` samples.
+fn parity_win_rule_agrees_with_brute_force_on(count: u64) {
     let mut rng = KeyStream::new(30);
     let (mut wins, mut odd) = (0, 0);
-    for _ in 0..3000 {
+    for _ in 0..count {
         let pos = random_position(&mut rng, false).with_reductions(Reductions::PARITY_WIN);
         if reductions::parity_win(&pos) {
             let truth = brute(&pos);
@@ -891,7 +966,8 @@ fn parity_win_rule_agrees_with_brute_force() {
         }
     }
     // Fires on components with odd cycles too, not only where the bipartite rule does.
-    assert!(wins > 300 && odd > 50, "{wins} wins, {odd} with odd cycles");
+    let n = count as usize;
+    assert!(wins * 10 > n && odd * 60 > n, "{wins} wins, {odd} with odd cycles");
 }
 
 #[test]
@@ -915,12 +991,23 @@ fn parity_win_rule_is_the_winning_half_of_the_bipartite_rule() {
 
 #[test]
 fn parity_deep_rule_agrees_with_brute_force() {
+    parity_deep_rule_agrees_with_brute_force_on(2700);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn parity_deep_rule_agrees_with_brute_force_deep() {
+    parity_deep_rule_agrees_with_brute_force_on(8000);
+}
+
+/// The check of `parity_deep_rule_agrees_with_brute_force` on `count` samples.
+fn parity_deep_rule_agrees_with_brute_force_on(count: u64) {
     // The three-move certificate (a move after which every reply can be answered into a parity
     // set) decides wins that the one-move rule does not; each must be a brute-force win.
     let mut rng = KeyStream::new(35);
     let parity = Reductions::PARITY_SET.with(Reductions::PARITY_WIN);
     let (mut deep_only, mut checked) = (0, 0);
-    for i in 0..8000 {
+    for i in 0..count {
         let base = mixed_position(&mut rng, i);
         let flags = if i % 2 == 0 { parity } else { parity.with(Reductions::TRAPS) };
         let pos = base.clone().with_reductions(flags.with(Reductions::PARITY_DEEP));
@@ -931,7 +1018,7 @@ fn parity_deep_rule_agrees_with_brute_force() {
         deep_only += usize::from(base.with_reductions(flags).outcome().is_none());
     }
     assert!(
-        checked > 5000 && deep_only > 120,
+        checked * 8 > count as usize * 5 && deep_only * 200 > count as usize * 3,
         "{checked} decided, {deep_only} by the deep rule alone"
     );
 }
