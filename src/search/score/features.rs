@@ -165,6 +165,20 @@ impl Default for ScoreFeatures {
 }
 
 impl ScoreFeatures {
+    /// The default refinements, less those the game's [`crate::SearchHints`] say do not pay
+    /// ([`crate::SearchHints::sharp_order_estimate`]: no shallow ordering searches, first
+    /// guess, killers or history).
+    pub fn for_game<G: Scored>() -> ScoreFeatures {
+        let mut features = ScoreFeatures::default();
+        if G::CAPABILITIES.search_hints.sharp_order_estimate {
+            features.shallow = false;
+            features.guess = false;
+            features.killer = false;
+            features.history = false;
+        }
+        features
+    }
+
     /// Every refinement off: the plain search of the first version.
     pub const NONE: ScoreFeatures = ScoreFeatures {
         etc: false,

@@ -16,16 +16,9 @@ pub(super) struct Interval {
 }
 
 impl Interval {
-    /// The interval `-bound..=bound` with no result yet, for `threads` threads.
-    pub(super) fn new(bound: i32, threads: usize) -> Self {
-        Interval {
-            lo: -bound,
-            hi: bound,
-            best: None,
-            results: 0,
-            last_high: false,
-            testing: vec![None; threads],
-        }
+    /// The interval `lo..=hi` with no result yet, for `threads` threads.
+    pub(super) fn new(lo: i32, hi: i32, threads: usize) -> Self {
+        Interval { lo, hi, best: None, results: 0, last_high: false, testing: vec![None; threads] }
     }
 
     /// The next threshold `t` (the test "score >= t") for a thread, or `None` once the score
