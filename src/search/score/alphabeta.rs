@@ -258,7 +258,8 @@ impl<'a, G: Scored> Worker<'a, G> {
             threshold: 0,
             salt: (id as u32).wrapping_mul(0x9E37_79B9),
             buffers: Vec::new(),
-            history: HistoryTable::new(HISTORY_BITS, true),
+            // Unused without the feature: one slot, so a small solve allocates little.
+            history: HistoryTable::new(if features.history { HISTORY_BITS } else { 0 }, true),
             killers: Killers::new(),
             log,
         }
@@ -533,6 +534,10 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// Enhanced transposition cutoff: each child is worth at most its stored upper bound to
     /// its mover, so at least the negation to this node's mover; stops at a cutoff.
     fn transposition_cutoff(&mut self, children: &[Child<G>], window: &mut Window) {
+        // Every child's bucket is fetched at once, so their cache misses overlap.
+        for c in children {
+            self.tt.prefetch(self.key(&c.pos));
+        }
         for c in children {
             let Some(e) = self.tt.probe(self.key(&c.pos), &mut self.stats.tt) else {
                 continue;
@@ -700,7 +705,8 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             threads,
-            busy: Busy::new(BUSY_BITS),
+            // Only threads defer busy children.
+            busy: Busy::new(if threads > 1 { BUSY_BITS } else { 0 }),
         };
         let mut guess_nodes = 0;
         let estimate = if self.features.guess {

@@ -28,14 +28,25 @@ impl Interval {
         if lo >= hi {
             return None;
         }
-        // Before the first result every thread tests near the estimate (the first the
+        // MTD(f): before the first result every thread tests near the estimate (the first the
         // estimate itself, the others its neighbours), not at the far ends of the interval.
-        let guess = if self.results == 0 {
+        // Bisection: the middle, moved half way to the far end from 0 as in Pons' Connect Four
+        // solver (`Solver::solve`), since tests far from 0 are the cheap ones where extreme
+        // scores are short wins; "score > med" is the test `med + 1`.
+        let guess = if !mtdf {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            med + 1
+        } else if self.results == 0 {
             estimate
-        } else if mtdf {
-            if self.last_high { lo + 1 } else { hi }
+        } else if self.last_high {
+            lo + 1
         } else {
-            lo + (hi - lo + 1) / 2
+            hi
         }
         .clamp(lo + 1, hi);
         let taken = |t: i32| self.testing.contains(&Some(t));
