@@ -24,6 +24,7 @@ pub use capability::SearchHints;
 pub use game::{ByPlayer, Evaluate, Game, MoveList, Outcome, Perft, Player, Scored};
 pub use games::GameKind;
 pub use games::ataxx::{Ataxx, AtaxxMove, AtaxxPolish, AtaxxStandard};
+pub use games::connect4::Connect4;
 pub use games::digraph::Digraph;
 pub use games::gauss::{Gauss, GaussMove};
 pub use games::geography::Geography;

@@ -9,6 +9,7 @@ mod ataxx_datagen;
 mod ataxx_protocols;
 mod batch;
 mod cli;
+mod connect4;
 mod crash_safety;
 mod fuzz_smoke;
 mod gauss_cli;

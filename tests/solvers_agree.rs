@@ -9,8 +9,8 @@
 use bitsolve::search::brute::BruteSolver;
 use bitsolve::zobrist::KeyStream;
 use bitsolve::{
-    AtaxxPolish, AtaxxStandard, Digraph, Limits, Notation, Solver, SolverKind, SolverOptions,
-    Value, make_solver,
+    AtaxxPolish, AtaxxStandard, Connect4, Digraph, Limits, Notation, Solver, SolverKind,
+    SolverOptions, Value, make_solver,
 };
 
 /// The solver configurations checked against brute force.
@@ -177,4 +177,39 @@ fn digraphs_agree(count: u64) {
         outcomes[v as usize] += 1;
     }
     assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+}
+
+/// Every configuration agrees with brute force on random Connect Four positions with few
+/// empty cells: 7x6 late in the game, and whole small boards (4x4, 5x4, 4x5) from early on.
+fn connect4_agrees(count: usize, seed: u64) {
+    let boards = [("-", 29, 38), ("4x4:-", 3, 12), ("5x4:-", 8, 16), ("4x5:-", 8, 16)];
+    let configs = configurations();
+    let mut rng = KeyStream::new(seed);
+    let mut checked = 0;
+    let mut outcomes = [0usize; 3];
+    for i in 0..count {
+        let (text, lo, hi) = boards[i % boards.len()];
+        let start = Connect4::parse_position(text).unwrap();
+        let plies = lo + (rng.next_key() % u64::from(hi - lo + 1)) as u32;
+        let pos = random_playout(&start, plies, &mut rng);
+        if check(&pos, &configs) {
+            checked += 1;
+            let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
+            outcomes[v as usize] += 1;
+        }
+    }
+    eprintln!("checked {checked} of {count}, outcomes (loss, draw, win) {outcomes:?}");
+    assert!(checked * 10 >= count * 8, "only {checked} of {count} positions were small enough");
+    assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+}
+
+#[test]
+fn solvers_agree_with_brute_force_on_random_connect4() {
+    connect4_agrees(200, 3);
+}
+
+#[test]
+#[ignore = "deep: the full sample; CI runs it (cargo test -- --ignored deep)"]
+fn solvers_agree_with_brute_force_on_random_connect4_deep() {
+    connect4_agrees(1200, 3);
 }

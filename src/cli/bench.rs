@@ -30,7 +30,7 @@ enum Task {
     Perft(u32, u64),
     Solve(SolverKind, &'static str),
     /// The exact final score by the alpha-beta score solver on one thread (games with a final
-    /// score: Gauss).
+    /// score: Gauss, Connect Four).
     Score(i32),
     /// A fixed-depth search of the playing engine with the embedded net, one thread (Ataxx,
     /// standard rules): pins the engine's pruning, extensions and ordering.
@@ -65,7 +65,16 @@ const SUITE: &[(GameKind, &str, Task)] = &[
     (GameKind::Gauss, GAUSS_6_LEFT, Task::Solve(SolverKind::Alphabeta, "win")),
     (GameKind::Gauss, GAUSS_9_LEFT, Task::Score(3)),
     (GameKind::Ataxx, ATAXX_ENGINE, Task::Engine(12)),
+    (GameKind::Connect4, "-", Task::Perft(8, 5_673_234)),
+    (GameKind::Connect4, CONNECT4_13, Task::Solve(SolverKind::Alphabeta, "win")),
+    (GameKind::Connect4, CONNECT4_MIDDLE, Task::Solve(SolverKind::Dfpn, "win")),
+    (GameKind::Connect4, CONNECT4_MIDDLE, Task::Score(2)),
 ];
+
+/// Connect Four, `datasets/connect4/L2_R1.tsv` (a win in 13 plies).
+const CONNECT4_13: &str = "6747764666633337222322312";
+/// Connect Four, `datasets/connect4/L2_R2.tsv` L2_R2-019: Pons' score 2.
+const CONNECT4_MIDDLE: &str = "566755555642113";
 
 /// Ataxx after `g2 a1a3 f2` (standard rules): a quiet opening for the engine item.
 const ATAXX_ENGINE: &str = "x5o/7/7/7/o6/5xx/6x o 0 2";

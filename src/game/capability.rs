@@ -11,7 +11,7 @@
 //! | [`ProofNumberHint`] (initial df-pn numbers) | geography | df-pn |
 //! | [`FirstMove`] (one reply without the others) | GIPF | df-pn's win probe |
 //! | [`Configurable`] (`--game-option NAME=VALUE`) | geography | `bitsolve solve`, `info` |
-//! | [`SearchHints`] (facts about the tree) | GIPF, geography | [`crate::SolverOptions::for_game`] |
+//! | [`SearchHints`] (facts about the tree) | GIPF, geography, Connect Four | [`crate::SolverOptions::for_game`], the score searches |
 //!
 //! Why a table of function pointers and not trait bounds: the solvers are built for any
 //! `G: Game` by one factory ([`crate::make_solver`]), and Rust cannot ask "does `G` also
@@ -43,6 +43,11 @@ pub struct SearchHints {
     /// The df-pn 1+epsilon threshold factor measured best on the game's own positions
     /// (`None`: plain df-pn thresholds).
     pub dfpn_epsilon: Option<f64>,
+    /// Score searches: the game's [`crate::Scored::order_estimate`] orders children well on its
+    /// own and nodes are cheap, so the score searches' costlier aids, tuned on Gauss (ordering
+    /// by two-ply searches, a shallow first guess, killer moves, the history table), are left
+    /// off (Connect Four: measured in `results/connect4/pons.md`).
+    pub sharp_order_estimate: bool,
 }
 
 impl SearchHints {
@@ -51,6 +56,7 @@ impl SearchHints {
         informative_mobility: true,
         first_reply_wins_often: false,
         dfpn_epsilon: None,
+        sharp_order_estimate: false,
     };
 }
 

@@ -265,6 +265,15 @@ pub trait Scored: Game {
     /// The final score from the side to move's view once the game is over, else `None`.
     fn final_score(&self) -> Option<i32>;
 
+    /// Bounds `lo <= hi` of this position's value (its final score under perfect play by both
+    /// sides) from the side to move's view, for a position not over: score searches settle a
+    /// node at once when its window lies outside them or `lo == hi`, and narrow the window to
+    /// them otherwise (Pons' bounds in Connect Four: the stones left, an immediate win, a
+    /// threat that cannot be stopped). Default: `±`[`Scored::SCORE_BOUND`].
+    fn score_range(&self) -> (i32, i32) {
+        (-Self::SCORE_BOUND, Self::SCORE_BOUND)
+    }
+
     /// A cheap guess of the final score from the side to move's view, for move ordering and
     /// the first window of score searches (a child with a lower estimate is tried first, as
     /// it is worse for the opponent). Default: 0.

@@ -1,6 +1,7 @@
 //! The games, and the single place that maps a game's name to its type.
 
 pub mod ataxx;
+pub mod connect4;
 pub mod digraph;
 pub mod gauss;
 pub mod geography;
@@ -27,11 +28,13 @@ pub enum GameKind {
     Geography,
     /// Gauss: magnets on a hexagon of side 4 with a void ring; the final score decides.
     Gauss,
+    /// Connect Four, 7x6 and other boards, with Pons' scores.
+    Connect4,
 }
 
 impl GameKind {
     /// Every game, in a fixed order.
-    pub const ALL: [GameKind; 7] = [
+    pub const ALL: [GameKind; 8] = [
         GameKind::Ataxx,
         GameKind::AtaxxPolish,
         GameKind::Digraph,
@@ -39,6 +42,7 @@ impl GameKind {
         GameKind::Szochy,
         GameKind::Geography,
         GameKind::Gauss,
+        GameKind::Connect4,
     ];
 
     /// The usual start position, if the game has one.
@@ -48,6 +52,7 @@ impl GameKind {
             GameKind::Digraph | GameKind::Szochy | GameKind::Geography => None,
             GameKind::Gipf => Some("4 4 15 15/12 12 W/W__B/_____/______/B_____W/______/_____/W__B"),
             GameKind::Gauss => Some(gauss::notation::START),
+            GameKind::Connect4 => Some("-"),
         }
     }
 
@@ -117,6 +122,16 @@ impl GameKind {
                  Moves: point and colour, `d4r`. Exact scores: `solve --score`; play: \
                  `bitsolve gauss`."
             }
+            GameKind::Connect4 => {
+                "Connect Four: drop a stone into a column; four in a row across, up or diagonal \
+                 wins; a full board is a draw. Boards of 1-9 columns with columns x (rows + 1) \
+                 <= 64, 7x6 by default.\n\
+                 Positions: Pons' move sequence, columns 1-W from the left, e.g. `4453`; the \
+                 empty board is `-` (or the empty string); another size takes a prefix, \
+                 `6x5:3344`. Moves: a column digit.\n\
+                 Exact scores (Pons' definition: a win with the winner's k-th stone scores \
+                 W*H/2 + 1 - k, 22 - k on 7x6; a draw 0): `solve --score`."
+            }
         }
     }
 
@@ -130,6 +145,7 @@ impl GameKind {
             GameKind::Szochy => "szochy",
             GameKind::Geography => "geography",
             GameKind::Gauss => "gauss",
+            GameKind::Connect4 => "connect4",
         }
     }
 }
@@ -183,6 +199,10 @@ macro_rules! with_game {
                 type $G = $crate::games::gauss::Gauss;
                 $body
             }
+            $crate::games::GameKind::Connect4 => {
+                type $G = $crate::games::connect4::Connect4;
+                $body
+            }
         }
     };
 }
@@ -202,6 +222,10 @@ macro_rules! with_scored_game {
         match $kind {
             $crate::games::GameKind::Gauss => {
                 type $G = $crate::games::gauss::Gauss;
+                $body
+            }
+            $crate::games::GameKind::Connect4 => {
+                type $G = $crate::games::connect4::Connect4;
                 $body
             }
             _ => $other,

@@ -276,6 +276,7 @@ impl Game for Gipf {
             informative_mobility: false,
             first_reply_wins_often: true,
             dfpn_epsilon: Some(2.0),
+            sharp_order_estimate: false,
         });
     type Move = GipfMove;
     type Moves = GipfMoves;

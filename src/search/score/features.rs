@@ -165,6 +165,23 @@ impl Default for ScoreFeatures {
 }
 
 impl ScoreFeatures {
+    /// The default refinements, less those the game's [`crate::SearchHints`] say do not pay
+    /// ([`crate::SearchHints::sharp_order_estimate`]: no shallow ordering searches, first
+    /// guess, killers or history; and without the first guess no MTD(f) steps either, which
+    /// pay only from a close guess: from the plain estimate they walk the interval one point a
+    /// test, where bisection takes a few tests).
+    pub fn for_game<G: Scored>() -> ScoreFeatures {
+        let mut features = ScoreFeatures::default();
+        if G::CAPABILITIES.search_hints.sharp_order_estimate {
+            features.shallow = false;
+            features.guess = false;
+            features.killer = false;
+            features.history = false;
+            features.mtdf = false;
+        }
+        features
+    }
+
     /// Every refinement off: the plain search of the first version.
     pub const NONE: ScoreFeatures = ScoreFeatures {
         etc: false,

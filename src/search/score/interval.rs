@@ -16,16 +16,9 @@ pub(super) struct Interval {
 }
 
 impl Interval {
-    /// The interval `-bound..=bound` with no result yet, for `threads` threads.
-    pub(super) fn new(bound: i32, threads: usize) -> Self {
-        Interval {
-            lo: -bound,
-            hi: bound,
-            best: None,
-            results: 0,
-            last_high: false,
-            testing: vec![None; threads],
-        }
+    /// The interval `lo..=hi` with no result yet, for `threads` threads.
+    pub(super) fn new(lo: i32, hi: i32, threads: usize) -> Self {
+        Interval { lo, hi, best: None, results: 0, last_high: false, testing: vec![None; threads] }
     }
 
     /// The next threshold `t` (the test "score >= t") for a thread, or `None` once the score
@@ -35,14 +28,25 @@ impl Interval {
         if lo >= hi {
             return None;
         }
-        // Before the first result every thread tests near the estimate (the first the
+        // MTD(f): before the first result every thread tests near the estimate (the first the
         // estimate itself, the others its neighbours), not at the far ends of the interval.
-        let guess = if self.results == 0 {
+        // Bisection: the middle, moved half way to the far end from 0 as in Pons' Connect Four
+        // solver (`Solver::solve`), since tests far from 0 are the cheap ones where extreme
+        // scores are short wins; "score > med" is the test `med + 1`.
+        let guess = if !mtdf {
+            let mut med = lo + (hi - lo) / 2;
+            if med <= 0 && lo / 2 < med {
+                med = lo / 2;
+            } else if med >= 0 && hi / 2 > med {
+                med = hi / 2;
+            }
+            med + 1
+        } else if self.results == 0 {
             estimate
-        } else if mtdf {
-            if self.last_high { lo + 1 } else { hi }
+        } else if self.last_high {
+            lo + 1
         } else {
-            lo + (hi - lo + 1) / 2
+            hi
         }
         .clamp(lo + 1, hi);
         let taken = |t: i32| self.testing.contains(&Some(t));

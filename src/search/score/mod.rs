@@ -77,7 +77,8 @@ pub trait ScoreSolver<G: Scored>: Send {
     fn solve_score(&mut self, root: &G, limits: &Limits) -> ScoreReport<G::Move>;
 }
 
-/// The score solver for `kind`: `brute` is [`BruteScore`], `alphabeta` [`AlphaBetaScore`], and
+/// The score solver for `kind`: `brute` is [`BruteScore`], `alphabeta` [`AlphaBetaScore`] (with
+/// [`ScoreFeatures::for_game`]), and
 /// the proof-number solvers decide the thresholds of a [`BisectionScore`].
 pub fn make_score_solver<G: Scored>(
     kind: SolverKind,
@@ -85,7 +86,9 @@ pub fn make_score_solver<G: Scored>(
 ) -> Box<dyn ScoreSolver<G>> {
     match kind {
         SolverKind::Brute => Box::new(BruteScore),
-        SolverKind::Alphabeta => Box::new(AlphaBetaScore::new(options)),
+        SolverKind::Alphabeta => {
+            Box::new(AlphaBetaScore::new(options).with_features(ScoreFeatures::for_game::<G>()))
+        }
         // The matching solver needs a position graph and the retrograde one an exact key, which
         // a threshold game lacks: they report every threshold unknown, so the score stays
         // unknown (`auto` is then df-pn).

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Connect Four side by side with Pascal Pons' solver (github.com/PascalPons/connect4, AGPL):
+# his source is built in a scratch folder outside the repository (nothing of it is copied in),
+# with a small driver of ours that calls his Solver (reset, then solve, timed) and prints
+# `moves score nodes time_us` for each line on stdin, as his blog's benchmark did.
+#
+#   scripts/connect4-pons.sh          run both on datasets/connect4/*.tsv, write results/connect4/pons.md
+#   scripts/connect4-pons.sh sets     (re)make datasets/connect4/*.tsv: random positions scored by his solver
+#
+# Environment: PONS_GIT (his repository's git dir; default the local mirror), BUILD (scratch
+# folder, default /tmp/c4pons), SEED (of the sets, default 2026), PER_SET (positions a set, 200),
+# THREADS (ours, "1 2"), TT_MIB (ours, 64; his table is 2^24 entries, about 80 MB).
+# His opening book (7x6.book) is not in his repository and is not used: every position is
+# searched from scratch by both solvers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PONS_GIT=${PONS_GIT:-/work/.mirror/PascalPons+connect4/repo}
+BUILD=${BUILD:-/tmp/c4pons}
+SEED=${SEED:-2026}
+PER_SET=${PER_SET:-200}
+THREADS=${THREADS:-1 2}
+TT_MIB=${TT_MIB:-64}
+SETS="L3_R1 L2_R1 L2_R2 L1_R1 L1_R2 L1_R3"
+
+build_pons() {
+    rm -rf "$BUILD" && mkdir -p "$BUILD/src"
+    git --git-dir="$PONS_GIT" archive HEAD | tar -x -C "$BUILD/src"
+    PONS_REV=$(git --git-dir="$PONS_GIT" rev-parse --short HEAD)
+    cat > "$BUILD/driver.cpp" <<'EOF'
+// Ours: reads positions (Pons' move sequences, `-` = empty board) and prints
+// `moves score nodes time_us`, resetting his table before each untimed.
+#include "Solver.hpp"
+#include <chrono>
+#include <iostream>
+using namespace GameSolver::Connect4;
+int main() {
+  Solver solver;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::string moves = line == "-" ? std::string() : line;
+    Position P;
+    if (P.play(moves) != moves.size()) { std::cout << line << " invalid" << std::endl; continue; }
+    solver.reset();
+    auto t0 = std::chrono::steady_clock::now();
+    int score = solver.solve(P);
+    auto t1 = std::chrono::steady_clock::now();
+    long long us = std::chrono::duration_cast<std::chrono::microseconds>(t1 - t0).count();
+    std::cout << line << " " << score << " " << solver.getNodeCount() << " " << us << std::endl;
+  }
+}
+EOF
+    # His Makefile's flags.
+    g++ --std=c++11 -O3 -DNDEBUG -I"$BUILD/src" -o "$BUILD/driver" "$BUILD/driver.cpp" \
+        "$BUILD/src/Solver.cpp"
+}
+
+cargo build --release --quiet
+B=target/release/bitsolve
+[ -n "${CARGO_TARGET_DIR:-}" ] && B=$CARGO_TARGET_DIR/release/bitsolve
+build_pons
+
+if [ "${1:-}" = sets ]; then
+    mkdir -p datasets/connect4
+    # Pools of random positions by stones played (uniformly random moves from the empty board,
+    # unfinished positions, distinct), then scored by his solver and sorted into his six sets
+    # by stones played (L3: 29-42, L2: 15-28, L1: 10-14, his L1 is 0-14) and by the moves left
+    # under perfect play (R1: < 14, R2: 14-27, R3: >= 28).
+    $B dataset --game connect4 --seed "$SEED" -n 40 --depth "$(seq -s, 29 41)" -o "$BUILD/pool-l3.tsv"
+    $B dataset --game connect4 --seed "$SEED" -n 90 --depth "$(seq -s, 15 28)" -o "$BUILD/pool-l2.tsv"
+    $B dataset --game connect4 --seed "$SEED" -n 250 --depth "$(seq -s, 10 14)" -o "$BUILD/pool-l1.tsv"
+    for p in l3 l2 l1; do
+        grep -v '^#' "$BUILD/pool-$p.tsv" | grep -v '^id' | cut -f2 | "$BUILD/driver" > "$BUILD/pool-$p.scored"
+    done
+    python3 - "$BUILD" "$SEED" "$PER_SET" "$PONS_REV" <<'EOF'
+import random, sys
+build, seed, per_set, rev = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+def left(n, s):
+    # Stones at the end under perfect play: a draw fills the board; a win with the winner's
+    # k-th stone (score 22 - k) ends at stone 2k - 1 (first player) or 2k (second).
+    if s == 0:
+        return 42 - n
+    k = 22 - abs(s)
+    first_wins = (n % 2 == 0) == (s > 0)
+    return (2 * k - 1 if first_wins else 2 * k) - n
+sets = {k: [] for k in ["L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3"]}
+for pool in ["l3", "l2", "l1"]:
+    for line in open(f"{build}/pool-{pool}.scored"):
+        moves, score, _, _ = line.split()
+        n, s = len(moves), int(score)
+        level = "L3" if n > 28 else "L2" if n > 14 else "L1"
+        r = left(n, s)
+        rate = "R1" if r < 14 else "R2" if r < 28 else "R3"
+        if f"{level}_{rate}" in sets:
+            sets[f"{level}_{rate}"].append((moves, s))
+rng = random.Random(seed)
+for name, rows in sets.items():
+    rng.shuffle(rows)
+    rows = rows[:per_set]
+    with open(f"datasets/connect4/{name}.tsv", "w") as f:
+        f.write(f"# Connect Four 7x6, set {name} after Pons' benchmark sets (his blog, part 2): "
+                f"{len(rows)} random positions by stones played and moves left under perfect play.\n")
+        f.write(f"# Made by `scripts/connect4-pons.sh sets` (SEED={seed}): `bitsolve dataset` pools, "
+                f"scored by Pons' solver (PascalPons/connect4 {rev}, no opening book).\n")
+        f.write("# pons_score: Pons' score for the side to move; expected: its sign.\n")
+        f.write("id\tposition\texpected\tpons_score\n")
+        for i, (moves, s) in enumerate(rows):
+            word = "win" if s > 0 else "loss" if s < 0 else "draw"
+            f.write(f"{name}-{i:03}\t{moves}\t{word}\t{s}\n")
+    print(name, len(rows))
+EOF
+    exit 0
+fi
+
+mkdir -p results/connect4 "$BUILD/out"
+COMMIT=$(git rev-parse --short HEAD)
+for set in $SETS; do
+    file=datasets/connect4/$set.tsv
+    grep -v '^#' "$file" | grep -v '^id' | cut -f2 | "$BUILD/driver" > "$BUILD/out/$set.pons"
+    for t in $THREADS; do
+        rm -f "$BUILD/out/$set.t$t.csv" "$BUILD/out/$set.t$t.jsonl"
+        $B solve --game connect4 --score --solver alphabeta --threads "$t" --jobs 1 \
+            --tt-mib "$TT_MIB" --out "$BUILD/out/$set.t$t.csv" "$file" > /dev/null
+    done
+done
+python3 - "$BUILD/out" "$COMMIT" "$PONS_REV" "$TT_MIB" "$THREADS" $SETS > results/connect4/pons.md <<'EOF'
+import csv, sys
+out, commit, rev, mib, threads, sets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6:]
+print("# Connect Four: bitsolve against Pascal Pons' solver\n")
+print(f"`scripts/connect4-pons.sh` at bitsolve {commit}, Pons' solver {rev} (his `Solver`, -O3, no "
+      f"opening book; his table 2^24 entries, ours `--tt-mib {mib}`), one position at a time "
+      "(`--jobs 1`), each solver's table cleared before each position and outside the timing. "
+      "Ours: `bitsolve solve --game connect4 --score --solver alphabeta --threads T`. "
+      "Positions: `datasets/connect4/` (random positions sorted into Pons' six sets, scored by "
+      "his solver; see its README).\n")
+print("Nodes are not the same unit: his count negamax calls; ours count every position the "
+      "search reaches, finished children included.\n")
+head = "| set | positions | solved (all runs) | mismatches | Pons mean ms | Pons max ms | Pons mean nodes |"
+rule = "|---|---:|---:|---:|---:|---:|---:|"
+for t in threads:
+    head += f" ours {t}t mean ms | ours {t}t max ms | ours {t}t mean nodes | ours/Pons time {t}t |"
+    rule += "---:|---:|---:|---:|"
+print(head)
+print(rule)
+for s in sets:
+    expected = {}
+    for line in open(f"datasets/connect4/{s}.tsv"):
+        if line.startswith("#") or line.startswith("id\t"):
+            continue
+        f = line.rstrip("\n").split("\t")
+        expected[f[0]] = int(f[3])
+    n = len(expected)
+    pons = [l.split() for l in open(f"{out}/{s}.pons") if len(l.split()) == 4]
+    solved = min(n, len(pons))
+    mism = sum(1 for p, e in zip(pons, expected.values()) if int(p[1]) != e)
+    pm = sum(int(p[3]) for p in pons) / len(pons) / 1000
+    cells = [f"{pm:.3f}", f"{max(int(p[3]) for p in pons) / 1000:.1f}",
+             f"{sum(int(p[2]) for p in pons) / len(pons):.0f}"]
+    for t in threads:
+        rows = list(csv.DictReader(open(f"{out}/{s}.t{t}.csv")))
+        done = [r for r in rows if r["score"] != ""]
+        solved = min(solved, len(done))
+        mism += sum(1 for r in done if int(r["score"]) != expected[r["id"]])
+        om = sum(float(r["millis"]) for r in rows) / len(rows)
+        cells += [f"{om:.3f}", f"{max(float(r['millis']) for r in rows):.1f}",
+                  f"{sum(int(r['nodes']) for r in rows) / len(rows):.0f}", f"{om / pm:.2f}"]
+    print(f"| {s} | {n} | {solved} | {mism} | " + " | ".join(cells) + " |")
+print("\nMismatches: scores that differ from the file's `pons_score` column (his solver's, "
+      "from the run that made the file), over every run of both solvers.")
+EOF
+cat results/connect4/pons.md
