@@ -45,10 +45,10 @@ fn configurations() -> Vec<(SolverKind, SolverOptions)> {
 }
 
 /// Solves `pos` with brute force (skipping it if that takes too long) and checks every
-/// configuration against it. Returns whether the position was checked.
-fn check<G: Notation>(pos: &G, configs: &[(SolverKind, SolverOptions)]) -> bool {
+/// configuration against it. Returns the oracle's value if the position was checked.
+fn check<G: Notation>(pos: &G, configs: &[(SolverKind, SolverOptions)]) -> Option<Value> {
     let oracle = BruteSolver::new().solve(pos, &Limits::nodes(200_000));
-    let Some(truth) = oracle.value() else { return false };
+    let truth = oracle.value()?;
     for (kind, options) in configs {
         let report = make_solver::<G>(*kind, options).solve(pos, &Limits::none());
         let text = pos.format_position();
@@ -58,7 +58,33 @@ fn check<G: Notation>(pos: &G, configs: &[(SolverKind, SolverOptions)]) -> bool 
         }
         check_best_move(pos, report.best_move, truth, &format!("{kind:?} {options:?}"));
     }
-    true
+    Some(truth)
+}
+
+/// The positions of a random sample checked against brute force, and the oracle's outcomes
+/// (loss, draw, win) among them.
+#[derive(Default)]
+struct Tally {
+    checked: usize,
+    outcomes: [usize; 3],
+}
+
+impl Tally {
+    /// Checks `pos` (see [`check`]) and counts it, with its outcome, if it was checked.
+    fn check<G: Notation>(&mut self, pos: &G, configs: &[(SolverKind, SolverOptions)]) {
+        if let Some(truth) = check(pos, configs) {
+            self.checked += 1;
+            self.outcomes[truth.outcome() as usize] += 1;
+        }
+    }
+
+    /// At least 80 % of the `count` positions drawn were checked, and every outcome occurred.
+    fn assert_covers(&self, count: usize) {
+        let (checked, outcomes) = (self.checked, self.outcomes);
+        eprintln!("checked {checked} of {count}, outcomes (loss, draw, win) {outcomes:?}");
+        assert!(checked * 10 >= count * 8, "only {checked} of {count} positions were small enough");
+        assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+    }
 }
 
 /// The best move must lead to a child whose value achieves the root's outcome.
@@ -109,8 +135,7 @@ fn ataxx_agrees<G: Notation>(count: usize, seed: u64) {
     ];
     let configs = configurations();
     let mut rng = KeyStream::new(seed);
-    let mut checked = 0;
-    let mut outcomes = [0usize; 3];
+    let mut tally = Tally::default();
     for i in 0..count {
         let start = G::parse_position(starts[i % starts.len()]).unwrap();
         // Mostly positions still in play: a finished one is redrawn (up to a few times).
@@ -122,15 +147,9 @@ fn ataxx_agrees<G: Notation>(count: usize, seed: u64) {
                 break;
             }
         }
-        if check(&pos, &configs) {
-            checked += 1;
-            let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
-            outcomes[v as usize] += 1;
-        }
+        tally.check(&pos, &configs);
     }
-    eprintln!("checked {checked} of {count}, outcomes (loss, draw, win) {outcomes:?}");
-    assert!(checked * 10 >= count * 8, "only {checked} of {count} positions were small enough");
-    assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+    tally.assert_covers(count);
 }
 
 #[test]
@@ -172,9 +191,8 @@ fn digraphs_agree(count: u64) {
     let mut outcomes = [0usize; 3];
     for seed in 0..count {
         let pos = Digraph::random(4 + (seed % 12) as usize, seed);
-        assert!(check(&pos, &configs));
-        let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
-        outcomes[v as usize] += 1;
+        let truth = check(&pos, &configs).expect("a digraph this small is solved by brute force");
+        outcomes[truth.outcome() as usize] += 1;
     }
     assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
 }
@@ -185,22 +203,15 @@ fn connect4_agrees(count: usize, seed: u64) {
     let boards = [("-", 29, 38), ("4x4:-", 3, 12), ("5x4:-", 8, 16), ("4x5:-", 8, 16)];
     let configs = configurations();
     let mut rng = KeyStream::new(seed);
-    let mut checked = 0;
-    let mut outcomes = [0usize; 3];
+    let mut tally = Tally::default();
     for i in 0..count {
         let (text, lo, hi) = boards[i % boards.len()];
         let start = Connect4::parse_position(text).unwrap();
         let plies = lo + (rng.next_key() % u64::from(hi - lo + 1)) as u32;
         let pos = random_playout(&start, plies, &mut rng);
-        if check(&pos, &configs) {
-            checked += 1;
-            let v = BruteSolver::new().solve(&pos, &Limits::none()).outcome.unwrap();
-            outcomes[v as usize] += 1;
-        }
+        tally.check(&pos, &configs);
     }
-    eprintln!("checked {checked} of {count}, outcomes (loss, draw, win) {outcomes:?}");
-    assert!(checked * 10 >= count * 8, "only {checked} of {count} positions were small enough");
-    assert!(outcomes.iter().all(|&n| n > 0), "every outcome must occur: {outcomes:?}");
+    tally.assert_covers(count);
 }
 
 #[test]

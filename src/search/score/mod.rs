@@ -78,8 +78,8 @@ pub trait ScoreSolver<G: Scored>: Send {
 }
 
 /// The score solver for `kind`: `brute` is [`BruteScore`], `alphabeta` [`AlphaBetaScore`] (with
-/// [`ScoreFeatures::for_game`]), and
-/// the proof-number solvers decide the thresholds of a [`BisectionScore`].
+/// [`ScoreFeatures::for_game`]), and the proof-number solvers decide the thresholds of a
+/// [`BisectionScore`].
 pub fn make_score_solver<G: Scored>(
     kind: SolverKind,
     options: &SolverOptions,
