@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use bitsolve::games::ataxx::index::AtaxxIndex;
+use bitsolve::search::retro::ataxx::AtaxxModel;
 use bitsolve::search::retro::layers::solve_in_memory;
-use bitsolve::search::retro::model::AtaxxModel;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn whole_board(c: &mut Criterion) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Pass 6 of the GIPF variant table: the indexed retrograde solver retro2 on the cells named in the
 # arguments (ids of datasets/gipf/small-variants.tsv, e.g. S3-K3-W5-B5), one process per cell so
-# that each cell's peak memory is measured (/usr/bin/time), checkpointed (BITSOLVE_RETRO_CHECKPOINT
-# set to CHECKPOINT: a killed run resumes its reachability pass and its solved layers), each run at
+# that each cell's peak memory is measured (/usr/bin/time), checkpointed (`--checkpoint CHECKPOINT`:
+# a killed run resumes its reachability pass and its solved layers; a finished cell leaves its table
+# file CHECKPOINT/gipf-S-K-GW-GB-KEY.tbl, readable with `--solver table`), each run at
 # most TIME_LIMIT seconds (default 1700). MIB: the run's memory budget in MiB (default 16000).
 # SYM=1: one position per class under the board's twelve symmetries (`--symmetry`; the node
 # count of the row is then of classes, and its options end in -sym).
@@ -12,7 +13,7 @@
 # Rows go to results/gipf/raw/pass6.csv (bitsolve solve --out), peak memory to
 # results/gipf/raw/retro2-memory.csv, and with SYM=1 the positions the classes stand for (the
 # solver's log line "N classes stand for M positions") to results/gipf/raw/retro2-classes.csv.
-# A cell whose table is complete in CHECKPOINT is answered from it in seconds (SYM=1 on a solved
+# A cell whose table is in CHECKPOINT is answered from it in seconds (SYM=1 on a solved
 # cell: its classes' positions counted again). Then scripts/gipf_table.py rewrites
 # results/gipf/small-variants.{csv,md}. Build from a clean committed tree: the git column of the
 # rows must not end in -dirty. BIN=path runs that binary instead of building one.
@@ -71,8 +72,9 @@ for id in "${ids[@]}"; do
   { echo -e "id\tposition\texpected"; grep -P "^$id\t" "$data"; } > "$input"
   tlog=$(mktemp)
   elog=$(mktemp)
-  BITSOLVE_RETRO_LOG=1 BITSOLVE_RETRO_CHECKPOINT="$ckpt" /usr/bin/time -f "%M %e" -o "$tlog" \
-    "$bin" solve --game gipf --solver retro2 --threads "$threads" --tt-mib "$mib" --memory "$gib" \
+  /usr/bin/time -f "%M %e" -o "$tlog" \
+    "$bin" solve --game gipf --solver retro2 --progress --checkpoint "$ckpt" \
+    --threads "$threads" --tt-mib "$mib" --memory "$gib" \
     --time-limit "$limit" "${sym[@]}" "$input" --out "$raw/pass6.csv" >> "$raw/pass6.log" 2> "$elog" || true
   cat "$elog" >> "$raw/pass6.err"
   # The last line is "%M %e"; a failed run has "Command exited with ..." before it.

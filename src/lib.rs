@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod bitboard;
+pub mod checksum;
 pub mod dataset;
 #[doc(hidden)]
 pub mod fuzzing;

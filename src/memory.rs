@@ -1,4 +1,5 @@
-//! Large tables whose pages are all mapped when they are made.
+//! Large tables whose pages are all mapped when they are made, and the process's memory for
+//! progress lines ([`in_use`]).
 //!
 //! A zeroed allocation (`vec![0; n]`, `calloc`) gets pages the kernel maps on first use. A
 //! table read before it is written (a memo probed before anything is stored) first maps the
@@ -23,4 +24,26 @@ pub fn zeroed_mapped<T: Zeroable>(n: usize) -> Box<[T]> {
         *slot = std::hint::black_box(T::zeroed());
     }
     table
+}
+
+/// The process's memory for a progress line: peak and current resident memory, the current
+/// split into heap (anonymous) and mapped files (Linux; empty elsewhere).
+pub fn in_use() -> String {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return String::new();
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map_or(0.0, |kib| kib as f64 / (1 << 20) as f64)
+    };
+    format!(
+        ", memory peak {:.2} GiB, now {:.2} GiB (heap {:.2}, files {:.2})",
+        field("VmHWM:"),
+        field("VmRSS:"),
+        field("RssAnon:"),
+        field("RssFile:")
+    )
 }

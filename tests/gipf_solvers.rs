@@ -60,10 +60,10 @@ fn solvers_agree_with_brute_force_on(count: usize) {
         // df-pn and auto also with GIPF's own settings (no mobility, probe, epsilon 2).
         let tuned = SolverOptions { tt_mib: 1, ..SolverOptions::for_game::<Gipf>() };
         let configs = [
-            (SolverKind::Alphabeta, plain),
-            (SolverKind::Pns, plain),
-            (SolverKind::Dfpn, plain),
-            (SolverKind::Dfpn, tuned),
+            (SolverKind::Alphabeta, plain.clone()),
+            (SolverKind::Pns, plain.clone()),
+            (SolverKind::Dfpn, plain.clone()),
+            (SolverKind::Dfpn, tuned.clone()),
             (SolverKind::Retro, plain),
             (SolverKind::Auto, tuned),
         ];

@@ -28,6 +28,7 @@ mod parallel;
 mod perft;
 mod retro_index;
 mod retro_table;
+mod retro_table_files;
 mod retro_table_shards;
 mod solvers_agree;
 mod szochy_official;

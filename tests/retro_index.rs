@@ -4,8 +4,9 @@
 use bitsolve::game::Outcome;
 use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::RetroSolver;
+use bitsolve::search::retro::ataxx::AtaxxModel;
 use bitsolve::search::retro::layers::{Tally, reachable, solve_in_memory, solve_layers};
-use bitsolve::search::retro::model::{AtaxxModel, LayerModel, Propagation};
+use bitsolve::search::retro::model::{LayerModel, Propagation};
 use bitsolve::search::retro::solve::Control;
 use bitsolve::search::retro::values::{DRAW, LOSS, WIN, cell};
 use bitsolve::unmove::LayeredIndex;

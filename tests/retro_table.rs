@@ -9,7 +9,8 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 
 use bitsolve::games::ataxx::index::AtaxxIndex;
-use bitsolve::search::retro::table::{AtaxxTable, TableError, TableSolver};
+use bitsolve::search::retro::file::{TableError, TableFile};
+use bitsolve::search::retro::table::{GameTable, TableSolver};
 use bitsolve::unmove::LayeredIndex;
 use bitsolve::{
     Ataxx, Game, Limits, Notation, Outcome, Solver, SolverKind, SolverOptions, make_solver,
@@ -44,10 +45,16 @@ fn run(args: &[&str]) -> Output {
 /// alpha-beta's, and its move reaches a position of the opposite value (same for a draw).
 /// Returns the number of positions compared.
 fn agrees_with_alphabeta<const P: bool>(path: &Path, stride: u64) -> usize {
-    let table = Arc::new(AtaxxTable::open(path).unwrap());
-    let h = table.file().header().clone();
-    let index = AtaxxIndex::<P>::new(h.width, h.height, h.valid);
-    let mut solver = TableSolver::with_table(table.clone());
+    let file = Arc::new(TableFile::open(path).unwrap());
+    let table = GameTable::<Ataxx<P>>::new(file.clone()).unwrap();
+    let number = |k: &str| file.description().get(k).unwrap().to_owned();
+    let valid = u64::from_str_radix(number("valid").trim_start_matches("0x"), 16).unwrap();
+    let index = AtaxxIndex::<P>::new(
+        number("width").parse().unwrap(),
+        number("height").parse().unwrap(),
+        valid,
+    );
+    let mut solver = TableSolver::<Ataxx<P>>::new(Some(file.clone()));
     let mut ab = make_solver::<Ataxx<P>>(SolverKind::Alphabeta, &SolverOptions::default());
     let mut compared = 0;
     let mut missing = 0;
@@ -56,7 +63,7 @@ fn agrees_with_alphabeta<const P: bool>(path: &Path, stride: u64) -> usize {
             (0..index.layer_size(layer)).filter(|r| (r + layer as u64).is_multiple_of(stride))
         {
             let pos = index.unrank(layer, rank);
-            if table.file().value(layer, rank).unwrap() == 0 {
+            if file.cell(layer, rank).unwrap().is_none() {
                 // Not reachable from the start: unknown, with the reason.
                 assert_eq!(table.answer(&pos), Err(TableError::NotInTable));
                 assert_eq!(
@@ -114,12 +121,14 @@ fn three_by_four_table_agrees_with_alphabeta() {
 fn other_boards_and_rules_are_unknown() {
     let dir = tmp_dir("other");
     let path = build(&dir, "ataxx", "2x4");
-    let table = Arc::new(AtaxxTable::open(&path).unwrap());
+    let file = Arc::new(TableFile::open(&path).unwrap());
+    let table = GameTable::<Ataxx<false>>::new(file.clone()).unwrap();
     let wider = Ataxx::<false>::start(5, 2);
-    assert_eq!(table.answer(&wider), Err(TableError::OtherBoard));
-    let polish = Ataxx::<true>::start(4, 2);
-    assert_eq!(table.answer(&polish), Err(TableError::OtherRules { table_polish: false }));
-    let mut solver = TableSolver::with_table(table);
+    let why = table.answer(&wider).unwrap_err().to_string();
+    assert!(why.contains("not on the table's board"), "{why}");
+    let why = GameTable::<Ataxx<true>>::new(file.clone()).unwrap_err().to_string();
+    assert!(why.contains("the table is of ataxx, the position of ataxx-polish"), "{why}");
+    let mut solver = TableSolver::<Ataxx<false>>::new(Some(file));
     assert_eq!(Solver::<Ataxx<false>>::solve(&mut solver, &wider, &Limits::none()).outcome, None);
     let start = Ataxx::<false>::start(4, 2);
     // 2x4 from the start: a loss for the first player (results/ataxx/solved-boards.csv).
@@ -215,7 +224,7 @@ fn the_command_line_answers_from_a_table() {
         &start,
     ]);
     assert!(!rules.status.success());
-    assert!(String::from_utf8_lossy(&rules.stderr).contains("standard rules"));
+    assert!(String::from_utf8_lossy(&rules.stderr).contains("the table is of ataxx,"));
 }
 
 #[test]
@@ -234,7 +243,7 @@ fn bad_table_files_are_refused_with_the_reason() {
     for (name, content, want) in cases {
         let bad = dir.join(format!("{name}.tbl"));
         std::fs::write(&bad, &content).unwrap();
-        let err = AtaxxTable::open(&bad).unwrap_err().to_string();
+        let err = TableFile::open(&bad).unwrap_err().to_string();
         assert!(err.contains(want), "{name}: {err}");
         let out = run(&[
             "solve",
@@ -250,11 +259,11 @@ fn bad_table_files_are_refused_with_the_reason() {
         assert!(!out.status.success());
         assert!(String::from_utf8_lossy(&out.stderr).contains(want), "{name}");
     }
-    // A header whose sizes disagree with its board.
+    // A header whose bytes were changed: its checksum differs.
     let mut sizes = bytes.clone();
-    sizes[24 + 8] ^= 1;
-    let bad = dir.join("sizes.tbl");
+    sizes[30] ^= 1;
+    let bad = dir.join("header.tbl");
     std::fs::write(&bad, &sizes).unwrap();
-    let err = AtaxxTable::open(&bad).unwrap_err().to_string();
-    assert!(err.contains("layer 1 has"), "{err}");
+    let err = TableFile::open(&bad).unwrap_err().to_string();
+    assert!(err.contains("header's checksum differs"), "{err}");
 }

@@ -10,8 +10,10 @@ use std::process::Command;
 
 use bitsolve::AtaxxStandard;
 use bitsolve::games::ataxx::index::AtaxxIndex;
+use bitsolve::search::retro::ataxx::AtaxxModel;
+use bitsolve::search::retro::file::CellFormat;
 use bitsolve::search::retro::layers::solve_in_memory;
-use bitsolve::search::retro::model::{AtaxxModel, LayerModel};
+use bitsolve::search::retro::model::LayerModel;
 use bitsolve::search::retro::solve::{Control, Scanned, propagate, scan_range, shard_range};
 use bitsolve::search::retro::store::{MappedCells, Parts};
 
@@ -169,7 +171,7 @@ fn shard_scans_joined_equal_the_whole_layer() {
         let dir = tmp_dir(&format!("map-{w}x{h}"));
         let parts = Parts::new(&dir.join("t.tbl")).unwrap();
         let l = model.layers() / 2;
-        parts.save(l, &whole[l], [0; 4]).unwrap();
+        parts.save(l, &whole[l], CellFormat::Values2, [0; 4]).unwrap();
         let mapped = parts.map_cells(l, whole[l].len() as u64).unwrap();
         assert_eq!((*mapped).as_ref(), whole[l].as_slice());
         let cells = dir.join("t.tbl.parts").join(format!("layer-{l}.cells"));

@@ -52,6 +52,20 @@ pub struct SearchArgs {
     /// node count is then of classes. Refused by the other solvers.
     #[arg(long)]
     pub symmetry: bool,
+    /// The table file of `--solver table` (written by `bitsolve table build`; memory-mapped,
+    /// each layer's checksum checked when it is first read).
+    #[arg(long)]
+    pub table: Option<std::path::PathBuf>,
+    /// retro2 (gipf): the directory of its checkpoints and tables: a solve resumes from its
+    /// checkpoints, writes a table file when done, and answers a root found in a table there.
+    #[arg(long)]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// retro2: progress lines (positions per second, memory) on standard error.
+    #[arg(long)]
+    pub progress: bool,
+    /// The table of `--table`, once opened (`bitsolve solve` opens it before any solve).
+    #[arg(skip)]
+    pub opened_table: std::sync::OnceLock<std::sync::Arc<bitsolve::search::retro::file::TableFile>>,
 }
 
 impl SearchArgs {
@@ -63,6 +77,9 @@ impl SearchArgs {
         options.tt_mib = self.tt_mib;
         options.helper_join = self.join_nodes;
         options.symmetry = self.symmetry;
+        options.table = self.opened_table.get().cloned();
+        options.checkpoint = self.checkpoint.as_deref().map(std::sync::Arc::from);
+        options.progress = self.progress;
         if self.mobility || self.no_mobility {
             options.mobility = self.mobility;
         }

@@ -19,8 +19,8 @@ mod gipf;
 mod perft;
 mod report;
 mod szochy;
+mod table;
 
-use ataxx::table;
 use batch::{compare, merge, parallel, solve};
 
 use std::process::ExitCode;

@@ -28,6 +28,8 @@
 
 use super::Game;
 use crate::graph::PositionGraph;
+use crate::search::retro::file::{TableError, TableFile};
+use crate::search::{Limits, Report, SolverOptions};
 
 /// Facts about a game's tree that proof-number searches use to pick their defaults
 /// ([`crate::search::SolverOptions::for_game`]); command-line flags override them.
@@ -126,6 +128,36 @@ pub type FirstMoveFn<G> = fn(&G) -> Option<<G as Game>::Move>;
 /// [`Configurable::set_option`]'s signature.
 pub type SetOptionFn<G> = fn(&mut G, &str, &str) -> Result<(), String>;
 
+/// Finds a position of a table file: the layer and rank the file stores it under, or why it
+/// cannot be in that table.
+pub type Locator<G> = Box<dyn Fn(&G) -> Result<(usize, u64), TableError> + Send + Sync>;
+
+/// [`Tablebase::locator`]'s signature.
+pub type LocatorFn<G> = fn(&TableFile) -> Result<Locator<G>, TableError>;
+
+/// A game whose table files (`bitsolve table build`, [`crate::search::retro::file`]) the table
+/// solver reads back.
+pub trait Tablebase: Game {
+    /// The locator of the positions of `table`, after checking that the table is of this game
+    /// (rule set, board, parameters: its description and layer sizes).
+    ///
+    /// # Errors
+    /// [`TableError::Mismatch`] for a table of another game or variant, with the reason.
+    fn locator(table: &TableFile) -> Result<Locator<Self>, TableError>;
+}
+
+/// A game whose positions the layered retrograde engine solves from any root
+/// (`--solver retro2`).
+pub trait StrongSolve: Game {
+    /// Solves `self` exactly with the layered engine (value, distance, a best move), within
+    /// `limits` and with `options` (`tt_mib` as the memory budget, `threads`, `symmetry`,
+    /// `checkpoint`, `progress`).
+    fn strong_solve(&self, limits: &Limits, options: &SolverOptions) -> Report<Self::Move>;
+}
+
+/// [`StrongSolve::strong_solve`]'s signature.
+pub type StrongSolveFn<G> = fn(&G, &Limits, &SolverOptions) -> Report<<G as Game>::Move>;
+
 /// Which capabilities a game has, as function pointers (`None`: the game lacks it): the
 /// value of [`Game::CAPABILITIES`], built with [`Capabilities::NONE`] and the `with_...`
 /// builders.
@@ -142,6 +174,10 @@ pub struct Capabilities<G: Game> {
     pub set_option: Option<SetOptionFn<G>>,
     /// Facts about the game's tree for proof-number searches.
     pub search_hints: SearchHints,
+    /// [`Tablebase::locator`].
+    pub table_locator: Option<LocatorFn<G>>,
+    /// [`StrongSolve::strong_solve`].
+    pub strong_solve: Option<StrongSolveFn<G>>,
 }
 
 impl<G: Game> Capabilities<G> {
@@ -153,6 +189,8 @@ impl<G: Game> Capabilities<G> {
         options: &[],
         set_option: None,
         search_hints: SearchHints::DEFAULT,
+        table_locator: None,
+        strong_solve: None,
     };
 
     /// These capabilities and [`GraphGame`].
@@ -196,6 +234,24 @@ impl<G: Game> Capabilities<G> {
             set_option: Some(<G as Configurable>::set_option),
             ..self
         }
+    }
+
+    /// These capabilities and [`Tablebase`].
+    #[must_use]
+    pub const fn with_tablebase(self) -> Self
+    where
+        G: Tablebase,
+    {
+        Capabilities { table_locator: Some(<G as Tablebase>::locator), ..self }
+    }
+
+    /// These capabilities and [`StrongSolve`].
+    #[must_use]
+    pub const fn with_strong_solve(self) -> Self
+    where
+        G: StrongSolve,
+    {
+        Capabilities { strong_solve: Some(<G as StrongSolve>::strong_solve), ..self }
     }
 
     /// These capabilities with `hints` for proof-number searches.

@@ -15,7 +15,7 @@ pub fn make_solver<G: Game>(kind: SolverKind, options: &SolverOptions) -> Box<dy
         SolverKind::Matching => Box::new(matching::MatchingSolver::new()),
         SolverKind::Retro => Box::new(retro::RetroSolver::new()),
         SolverKind::Auto => Box::new(portfolio::PortfolioSolver::new(options)),
-        SolverKind::Table => Box::new(retro::table::TableSolver::new()),
+        SolverKind::Table => Box::new(retro::table::TableSolver::new(options.table.clone())),
         SolverKind::Retro2 => Box::new(retro::gipf::Retro2Solver::new(options)),
     }
 }

@@ -272,7 +272,7 @@ impl SolverKind {
 }
 
 /// Options shared by every solver.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 #[allow(clippy::struct_excessive_bools, reason = "independent switches, each a flag of its own")]
 pub struct SolverOptions {
     /// Worker threads (1 = sequential).
@@ -301,6 +301,35 @@ pub struct SolverOptions {
     /// (about 12 times fewer positions; the reachable count is then of classes). Off by
     /// default; `bitsolve solve --symmetry` refuses it for the other solvers.
     pub symmetry: bool,
+    /// The table file of the table solver (`--table FILE`), opened once and shared.
+    pub table: Option<std::sync::Arc<retro::file::TableFile>>,
+    /// retro2: the directory of its checkpoints and tables (`--checkpoint DIR`): a solve
+    /// resumes from them, and a root found in a table built earlier is answered from it.
+    pub checkpoint: Option<std::sync::Arc<std::path::Path>>,
+    /// The retrograde solvers: progress lines on standard error (`--progress`).
+    pub progress: bool,
+}
+
+/// Options are equal when every field is, the table by identity (the same opened file).
+impl PartialEq for SolverOptions {
+    fn eq(&self, other: &Self) -> bool {
+        let same_table = match (&self.table, &other.table) {
+            (Some(a), Some(b)) => std::sync::Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        same_table
+            && self.threads == other.threads
+            && self.tt_mib == other.tt_mib
+            && self.epsilon == other.epsilon
+            && self.weak_numbers == other.weak_numbers
+            && self.mobility == other.mobility
+            && self.win_probe == other.win_probe
+            && self.helper_join == other.helper_join
+            && self.symmetry == other.symmetry
+            && self.checkpoint == other.checkpoint
+            && self.progress == other.progress
+    }
 }
 
 /// Default transposition table size in MiB.
@@ -352,6 +381,9 @@ impl Default for SolverOptions {
             win_probe: false,
             helper_join: HELPER_JOIN_DEFAULT,
             symmetry: false,
+            table: None,
+            checkpoint: None,
+            progress: false,
         }
     }
 }

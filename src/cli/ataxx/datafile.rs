@@ -71,28 +71,8 @@ pub const TRAILER_MARK: u8 = 0xFF;
 /// The squares of the 7x7 board, stride 8.
 pub const BOARD: u64 = 0x007F_7F7F_7F7F_7F7F;
 
-/// The table of the CRC-32 (IEEE 802.3, reflected polynomial `0xEDB88320`).
-const CRC_TABLE: [u32; 256] = {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 == 1 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-};
-
-/// The CRC-32 of `bytes` (the checksum of zlib, gzip and PNG: `crc32(b"123456789")` is
-/// `0xCBF43926`).
-pub fn crc32(bytes: &[u8]) -> u32 {
-    !bytes.iter().fold(!0u32, |c, &b| CRC_TABLE[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8))
-}
+/// The CRC-32 of `bytes` ([`bitsolve::checksum::crc32`]).
+pub use bitsolve::checksum::crc32;
 
 /// What a run writes in the header: the arguments a resumed run must share.
 #[derive(Clone, Debug, PartialEq, Eq)]

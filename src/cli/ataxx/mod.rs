@@ -7,7 +7,7 @@ mod datagen;
 mod openings;
 mod players;
 mod referee;
-pub mod table;
+
 mod uai;
 mod watchdog;
 

@@ -85,7 +85,7 @@ pub fn baseline_of(text: Option<&str>, default_solver: &str) -> Result<Baseline>
 }
 
 /// A configuration of `--config`: the solver, its options, and its thread count if fixed.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConfigSpec {
     /// The solver.
     pub kind: SolverKind,
@@ -151,11 +151,14 @@ fn configurations<G: Notation>(args: &CompareArgs) -> Result<Vec<(SolverKind, So
     base.tt_mib = args.tt_mib;
     let specs: Vec<ConfigSpec> = if args.configs.is_empty() {
         let fixed_threads = false;
-        args.solver.iter().map(|&kind| ConfigSpec { kind, options: base, fixed_threads }).collect()
+        args.solver
+            .iter()
+            .map(|&kind| ConfigSpec { kind, options: base.clone(), fixed_threads })
+            .collect()
     } else {
         args.configs
             .iter()
-            .map(|c| parse_config(c, base))
+            .map(|c| parse_config(c, base.clone()))
             .collect::<Result<_, _>>()
             .map_err(anyhow::Error::msg)?
     };
@@ -166,7 +169,7 @@ fn configurations<G: Notation>(args: &CompareArgs) -> Result<Vec<(SolverKind, So
         let threads =
             if spec.fixed_threads { vec![spec.options.threads] } else { args.threads.clone() };
         for t in threads {
-            let mut options = spec.options;
+            let mut options = spec.options.clone();
             options.threads = t.max(1);
             let key = (
                 spec.kind,
@@ -202,7 +205,7 @@ fn compare<G: Notation>(args: &CompareArgs) -> Result<ExitCode> {
     let limits = limits(args);
     // The default baseline: the first configuration at one thread, with its own options when
     // configurations differ in options.
-    let (first_kind, first_options) = configs[0];
+    let (first_kind, first_options) = configs[0].clone();
     let baseline = match (&args.baseline, args.configs.is_empty()) {
         (Some(text), _) => baseline_of(Some(text), first_kind.name())?,
         (None, true) => baseline_of(None, first_kind.name())?,
@@ -256,19 +259,21 @@ mod tests {
     #[test]
     fn configs_parse_with_their_options() {
         let base = SolverOptions::default();
-        let c = parse_config("dfpn:eps=2,probe,nomob,tt=8,t=2", base).unwrap();
+        let c = parse_config("dfpn:eps=2,probe,nomob,tt=8,t=2", base.clone()).unwrap();
         assert_eq!(c.kind, SolverKind::Dfpn);
         assert_eq!(c.options.epsilon, Some(2.0));
         assert!(c.options.win_probe && !c.options.mobility);
         assert_eq!((c.options.tt_mib, c.options.threads, c.fixed_threads), (8, 2, true));
-        let plain = parse_config("alphabeta", base).unwrap();
-        assert_eq!((plain.options, plain.fixed_threads), (base, false));
-        assert_eq!(parse_config("dfpn:eps=0", base).unwrap().options.epsilon, None);
-        assert!(parse_config("pns:weak", base).unwrap().options.weak_numbers);
-        assert!(!parse_config("dfpn:weak,noweak", base).unwrap().options.weak_numbers);
-        assert!(parse_config("alphabeta:weak", base).unwrap_err().contains("proof-number"));
-        assert!(parse_config("dfpn:fast", base).unwrap_err().contains("unknown option `fast`"));
-        assert!(parse_config("nosuch", base).unwrap_err().contains("unknown solver"));
-        assert!(parse_config("dfpn:eps=x", base).is_err());
+        let plain = parse_config("alphabeta", base.clone()).unwrap();
+        assert_eq!((plain.options, plain.fixed_threads), (base.clone(), false));
+        assert_eq!(parse_config("dfpn:eps=0", base.clone()).unwrap().options.epsilon, None);
+        assert!(parse_config("pns:weak", base.clone()).unwrap().options.weak_numbers);
+        assert!(!parse_config("dfpn:weak,noweak", base.clone()).unwrap().options.weak_numbers);
+        assert!(parse_config("alphabeta:weak", base.clone()).unwrap_err().contains("proof-number"));
+        assert!(
+            parse_config("dfpn:fast", base.clone()).unwrap_err().contains("unknown option `fast`")
+        );
+        assert!(parse_config("nosuch", base.clone()).unwrap_err().contains("unknown solver"));
+        assert!(parse_config("dfpn:eps=x", base.clone()).is_err());
     }
 }

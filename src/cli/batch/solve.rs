@@ -57,9 +57,6 @@ pub struct SolveArgs {
     /// files, rows carry a `score` column and take `--out`, `--resume`, `--shard` and `--jobs`.
     #[arg(long)]
     score: bool,
-    /// The table file of `--solver table` (written by `bitsolve table build`; memory-mapped).
-    #[arg(long)]
-    table: Option<PathBuf>,
     /// A game option `NAME=VALUE`, repeatable (`bitsolve info --game G` lists a game's options
     /// and their defaults; geography: `reductions`, default
     /// `default,guided,parity-set,parity-win,parity-deep,traps`). Games without options refuse it.
@@ -142,35 +139,35 @@ fn check_threads(args: &SolveArgs) -> Result<()> {
     )
 }
 
-/// Opens `--table FILE` for the table solver (or refuses the table solver without it).
+/// Opens `--table FILE` for the table solver (or refuses the table solver without it), and
+/// refuses the retrograde options for solvers that would ignore them.
 fn open_table(args: &SolveArgs) -> Result<()> {
     use anyhow::Context;
-    use bitsolve::search::retro::table::{AtaxxTable, install};
+    use bitsolve::search::retro::file::TableFile;
+    use bitsolve::search::retro::table::GameTable;
     let wanted = args.solver.contains(&SolverKind::Table);
-    match &args.table {
-        None if wanted => {
-            bail!("--solver table needs --table FILE (a table file of `bitsolve table build`)")
-        }
-        None => Ok(()),
-        Some(path) => {
-            if !matches!(args.game, GameKind::Ataxx | GameKind::AtaxxPolish) {
-                bail!("--table: table files exist for ataxx and ataxx-polish only");
-            }
-            let table = AtaxxTable::open(path)
-                .with_context(|| format!("opening the table {}", path.display()))?;
-            let polish = table.file().header().polish;
-            if polish != (args.game == GameKind::AtaxxPolish) {
-                bail!(
-                    "the table {} is for the {} rules, not for {}",
-                    path.display(),
-                    if polish { "polish" } else { "standard" },
-                    args.game
-                );
-            }
-            install(Some(std::sync::Arc::new(table)));
-            Ok(())
-        }
+    if (args.search.checkpoint.is_some() || args.search.progress)
+        && let Some(k) = args.solver.iter().find(|k| k.name() != "retro2")
+    {
+        bail!("--checkpoint and --progress are retro2's options, not {}'s", k.name());
     }
+    let Some(path) = &args.search.table else {
+        if wanted {
+            bail!("--solver table needs --table FILE (a table file of `bitsolve table build`)");
+        }
+        return Ok(());
+    };
+    if !wanted {
+        bail!("--table is the table solver's file: add --solver table");
+    }
+    let file = std::sync::Arc::new(
+        TableFile::open(path).with_context(|| format!("opening the table {}", path.display()))?,
+    );
+    // The table must be of this game (and rule set, board or parameters).
+    with_game!(args.game, G => GameTable::<G>::new(file.clone()).map(|_| ()))
+        .with_context(|| format!("the table {}", path.display()))?;
+    let _ = args.search.opened_table.set(file);
+    Ok(())
 }
 
 /// The text of a position file (`-`: standard input).
@@ -235,7 +232,7 @@ pub fn batch_spec(args: &SolveArgs, score: bool) -> Result<batch::BatchSpec<'_>>
     Ok(batch::BatchSpec {
         game: args.game,
         files: &args.files,
-        configs: args.solver.iter().map(|&k| (k, options)).collect(),
+        configs: args.solver.iter().map(|&k| (k, options.clone())).collect(),
         score,
         limits: args.search.limits(),
         out: args.out.clone(),

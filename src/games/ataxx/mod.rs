@@ -290,6 +290,9 @@ impl<const POLISH: bool> Game for Ataxx<POLISH> {
 
     const ACYCLIC: bool = false;
 
+    const CAPABILITIES: crate::game::capability::Capabilities<Self> =
+        crate::game::capability::Capabilities::NONE.with_tablebase();
+
     fn generate_moves(&self, moves: &mut Self::Moves) {
         let own = self.stones[self.side].0;
         let opp = self.stones[!self.side].0;

@@ -271,8 +271,11 @@ impl Game for Gipf {
     /// reply counts are nearly uniform (every push of a non-empty reserve), a side whose
     /// opponent has an empty reserve wins with any push, and df-pn with epsilon = 2 re-expands
     /// less than plain df-pn on official test 9 and the small variants (see `README.md`, GIPF).
-    const CAPABILITIES: Capabilities<Self> =
-        Capabilities::NONE.with_first_move().with_search_hints(SearchHints {
+    const CAPABILITIES: Capabilities<Self> = Capabilities::NONE
+        .with_first_move()
+        .with_tablebase()
+        .with_strong_solve()
+        .with_search_hints(SearchHints {
             informative_mobility: false,
             first_reply_wins_often: true,
             dfpn_epsilon: Some(2.0),

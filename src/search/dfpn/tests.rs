@@ -51,8 +51,8 @@ fn paths_beyond_the_depth_guard_give_unknown() {
     }
 }
 
-fn differential(options: SolverOptions, cyclic: u64, acyclic_count: u64, what: &str) {
-    let mut solver = DfpnSolver::new(&options);
+fn differential(options: &SolverOptions, cyclic: u64, acyclic_count: u64, what: &str) {
+    let mut solver = DfpnSolver::new(options);
     let mut outcomes = [0u32; 3];
     for pos in positions(cyclic, acyclic_count) {
         let expected = brute(&pos);
@@ -70,7 +70,7 @@ fn opts(threads: usize, tt_mib: usize, epsilon: Option<f64>) -> SolverOptions {
 
 #[test]
 fn dfpn_matches_brute() {
-    differential(opts(1, 1, None), 5000, 1500, "dfpn");
+    differential(&opts(1, 1, None), 5000, 1500, "dfpn");
 }
 
 #[test]
@@ -89,7 +89,7 @@ fn dfpn_without_mobility_matches_brute() {
 
 #[test]
 fn dfpn_epsilon_matches_brute() {
-    differential(opts(1, 1, Some(0.25)), 5000, 1500, "dfpn eps");
+    differential(&opts(1, 1, Some(0.25)), 5000, 1500, "dfpn eps");
 }
 
 #[test]
@@ -98,21 +98,21 @@ fn dfpn_weak_numbers_match_brute() {
         weak_numbers: true,
         ..opts(threads, tt_mib, epsilon)
     };
-    differential(weak(1, 1, None), 4000, 1200, "dfpn weak");
-    differential(weak(1, 0, Some(0.5)), 3000, 1000, "dfpn weak eps tiny");
-    differential(weak(2, 1, Some(0.5)), 1500, 400, "dfpn weak x2 eps");
+    differential(&weak(1, 1, None), 4000, 1200, "dfpn weak");
+    differential(&weak(1, 0, Some(0.5)), 3000, 1000, "dfpn weak eps tiny");
+    differential(&weak(2, 1, Some(0.5)), 1500, 400, "dfpn weak x2 eps");
 }
 
 #[test]
 fn dfpn_tiny_table_matches_brute() {
-    differential(opts(1, 0, None), 4000, 1000, "dfpn tiny");
-    differential(opts(1, 0, Some(0.25)), 4000, 1000, "dfpn eps tiny");
+    differential(&opts(1, 0, None), 4000, 1000, "dfpn tiny");
+    differential(&opts(1, 0, Some(0.25)), 4000, 1000, "dfpn eps tiny");
 }
 
 #[test]
 fn parallel_dfpn_matches_brute() {
-    differential(opts(2, 1, None), 2000, 500, "dfpn x2");
-    differential(opts(2, 0, Some(0.25)), 1500, 400, "dfpn x2 eps tiny");
+    differential(&opts(2, 1, None), 2000, 500, "dfpn x2");
+    differential(&opts(2, 0, Some(0.25)), 1500, 400, "dfpn x2 eps tiny");
 }
 
 /// Bigger graphs, beyond the oracle: every configuration and PNS must agree.

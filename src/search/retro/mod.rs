@@ -51,6 +51,9 @@
 //! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
 //! ignored.
 
+pub mod ataxx;
+pub mod driver;
+pub mod file;
 pub mod gipf;
 pub mod hidden;
 pub mod keyset;
@@ -58,6 +61,7 @@ pub mod layers;
 pub mod model;
 pub mod solve;
 pub mod store;
+pub mod strong;
 pub mod table;
 pub mod values;
 

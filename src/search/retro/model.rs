@@ -1,4 +1,5 @@
-//! [`LayerModel`]: what the layered engine needs from a game, and [`AtaxxModel`].
+//! [`LayerModel`]: what the layered engine needs from a game (Ataxx's is
+//! [`super::ataxx::AtaxxModel`], GIPF's [`super::gipf::GipfModel`]).
 //!
 //! Layers are numbered so that every move leads into the same layer or into a later one, at
 //! most [`LayerModel::reach`] layers ahead (Ataxx: the next one, `layer + 1`; GIPF: any later
@@ -13,8 +14,6 @@
 //! per hidden edge) and treats them as un-moves.
 
 use crate::game::Outcome;
-use crate::games::ataxx::index::AtaxxIndex;
-use crate::games::ataxx::unmove;
 
 /// How the propagation inside a layer finds the cells of each distance
 /// ([`LayerModel::propagation`]). Both give the same cells.
@@ -102,124 +101,5 @@ pub trait LayerModel: Sync {
         let _ = hidden;
         self.for_each_later_child(pos, later);
         self.layer_children(pos)
-    }
-}
-
-/// Ataxx on one board: layer `k` holds the positions with `k` stones ([`AtaxxIndex`]).
-#[derive(Clone, Debug)]
-pub struct AtaxxModel<const POLISH: bool> {
-    index: AtaxxIndex<POLISH>,
-    propagation: Propagation,
-}
-
-impl<const POLISH: bool> AtaxxModel<POLISH> {
-    /// The model of the board of `index`.
-    pub fn new(index: AtaxxIndex<POLISH>) -> Self {
-        AtaxxModel { index, propagation: Propagation::Buckets }
-    }
-
-    /// The same model with the propagation `propagation` (buckets by default, the faster on
-    /// Ataxx; sweeps to check one against the other).
-    #[must_use]
-    pub fn with_propagation(self, propagation: Propagation) -> Self {
-        AtaxxModel { propagation, ..self }
-    }
-
-    /// The index.
-    pub fn index(&self) -> &AtaxxIndex<POLISH> {
-        &self.index
-    }
-}
-
-impl<const POLISH: bool> LayerModel for AtaxxModel<POLISH> {
-    /// The mover's stones and the opponent's.
-    type Pos = (u64, u64);
-
-    fn propagation(&self) -> Propagation {
-        self.propagation
-    }
-
-    fn layers(&self) -> usize {
-        self.index.squares() as usize + 1
-    }
-
-    fn layer_size(&self, layer: usize) -> u64 {
-        self.index.layer_len(layer as u32)
-    }
-
-    fn scan(&self, layer: usize, start: u64, end: u64, mut f: impl FnMut(u64, (u64, u64))) {
-        if start >= end {
-            return;
-        }
-        let k = layer as u32;
-        let full = 1u64 << k;
-        let mut pattern = start & (full - 1);
-        let mut occ = self.index.colex_unrank(k, start >> k);
-        for i in start..end {
-            let own = self.index.deposit(pattern, occ);
-            f(i, (own, occ ^ own));
-            pattern += 1;
-            if pattern == full {
-                pattern = 0;
-                if i + 1 < end {
-                    occ = self.index.next_combination(occ);
-                }
-            }
-        }
-    }
-
-    fn position(&self, layer: usize, index: u64) -> (u64, u64) {
-        self.index.unrank_stones(layer as u32, index)
-    }
-
-    #[inline]
-    fn outcome(&self, (own, opp): (u64, u64)) -> Option<Outcome> {
-        unmove::outcome::<POLISH>(own, opp, self.index.valid())
-    }
-
-    #[inline]
-    fn for_each_next_child(&self, (own, opp): (u64, u64), mut f: impl FnMut(u64)) {
-        unmove::for_each_clone_child(own, opp, self.index.valid(), |a, b| {
-            f(self.index.rank_in_layer(a, b));
-        });
-    }
-
-    #[inline]
-    fn for_each_layer_child(&self, (own, opp): (u64, u64), mut f: impl FnMut(u64)) {
-        unmove::for_each_layer_child::<POLISH>(own, opp, self.index.valid(), |a, b| {
-            f(self.index.rank_in_layer(a, b));
-        });
-    }
-
-    #[inline]
-    fn layer_children(&self, (own, opp): (u64, u64)) -> u32 {
-        unmove::layer_children::<POLISH>(own, opp, self.index.valid())
-    }
-
-    /// One colex rank per un-jump square pair: the converted stones only change the
-    /// pattern bits, and `pext` is linear, so each subset of them is one XOR.
-    #[inline]
-    fn for_each_layer_parent(&self, (own, opp): (u64, u64), mut f: impl FnMut(u64)) {
-        unmove::for_each_layer_parent_group::<POLISH>(
-            own,
-            opp,
-            self.index.valid(),
-            |mover, other, flippable| {
-                let occ = mover | other;
-                let base = self.index.colex_rank(occ) << occ.count_ones();
-                let pattern = self.index.pattern(mover, occ);
-                let flips = self.index.pattern(flippable, occ);
-                let mut s = 0u64;
-                loop {
-                    if other != 0 || s != 0 {
-                        f(base | (pattern ^ s));
-                    }
-                    s = s.wrapping_sub(flips) & flips;
-                    if s == 0 {
-                        break;
-                    }
-                }
-            },
-        );
     }
 }

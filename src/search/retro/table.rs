@@ -1,97 +1,63 @@
-//! The table solver (`--solver table --table FILE`): answers from a solved Ataxx table file
-//! ([`super::store`]) instead of searching.
+//! The table solver (`--solver table --table FILE`): answers from a table file
+//! ([`super::file`]) instead of searching, for every game with the
+//! [`Tablebase`](crate::game::capability::Tablebase) capability (Ataxx in both rule sets,
+//! GIPF).
 //!
-//! The value of a position is one lookup (its layer and rank, [`AtaxxIndex`]); a best move is
-//! found by one-ply lookups: at a win, a move to a position lost for the opponent; at a draw,
-//! a move to a draw; at a loss, any move (every move loses). Distances are not stored in
-//! table files, so the report has no plies. A position of another board or rule set, or one
-//! the table left out (not reachable from the start it was built from, value 0), is
-//! `unknown`, with the reason on standard error (once per solver).
+//! The value of a position is one lookup (its layer and rank, from the game's locator); a best
+//! move is found by one-ply lookups: at a win, a move to a position lost for the opponent (in
+//! one ply fewer when the table stores distances); at a loss, a move to a win for the opponent
+//! (one ply fewer with distances, else any); at a draw, a move to a draw. Tables of 2-bit
+//! values (Ataxx) have no distances, so the report has no plies; tables of 16-bit cells (GIPF)
+//! give them. A position of another game, variant or board, one the table leaves out (not
+//! reachable from the position it was built from), or one read from a damaged layer (its
+//! checksum differs) is `unknown`, with the reason.
 //!
-//! The table is opened once per process ([`install`]) and shared by every solver made after
-//! it (`make_solver` takes no file name); [`TableSolver::with_table`] uses a given one.
+//! The file is opened once (by the command line, [`TableFile::open`]) and shared by the
+//! solvers through [`crate::search::SolverOptions::table`].
 
-use std::any::Any;
-use std::fmt;
-use std::path::Path;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::Arc;
 use std::time::Instant;
 
-use super::store::TableFile;
-use super::values;
+use super::file::{CellFormat, TableError, TableFile};
+use super::values::{self, DRAW, LOSS, WIN, cell};
+use crate::game::capability::Locator;
 use crate::game::{Game, Outcome};
-use crate::games::ataxx::index::AtaxxIndex;
-use crate::games::ataxx::{Ataxx, AtaxxMove};
 use crate::search::{Limits, Report, Solver, Stats, Unknown};
-use crate::unmove::LayeredIndex;
 
-/// Why a table has no answer for a position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TableError {
-    /// No table was opened (`--table FILE` missing).
-    NoTable,
-    /// The game is not Ataxx.
-    NotAtaxx,
-    /// The table is for the other rule set.
-    OtherRules {
-        /// Whether the table is for the Polish rules.
-        table_polish: bool,
-    },
-    /// The position is on another board (size or blocked squares).
-    OtherBoard,
-    /// The position is not in the table (value 0: not reachable from the table's start).
-    NotInTable,
+/// An answer from a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer<M> {
+    /// The value for the side to move.
+    pub outcome: Outcome,
+    /// Plies to the end with best play (tables with distances; `None` for a draw).
+    pub plies: Option<u32>,
+    /// A move that keeps the value (`None` at a finished position).
+    pub best: Option<M>,
 }
 
-impl fmt::Display for TableError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TableError::NoTable => write!(f, "no table file given (--table FILE)"),
-            TableError::NotAtaxx => write!(f, "table files exist for ataxx and ataxx-polish only"),
-            TableError::OtherRules { table_polish } => write!(
-                f,
-                "the table is for the {} rules, the position for the other rule set",
-                if *table_polish { "polish" } else { "standard" }
-            ),
-            TableError::OtherBoard => {
-                write!(f, "the position is not on the table's board (size or blocked squares)")
-            }
-            TableError::NotInTable => write!(
-                f,
-                "the position is not in the table (not reachable from the start it was built from)"
-            ),
-        }
+/// A table file with the locator of its game, ready for lookups.
+pub struct GameTable<G: Game> {
+    file: Arc<TableFile>,
+    locate: Locator<G>,
+}
+
+impl<G: Game> std::fmt::Debug for GameTable<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GameTable({})", self.file.path().display())
     }
 }
 
-impl std::error::Error for TableError {}
-
-/// A table file with the index of its board, ready for lookups.
-#[derive(Debug)]
-pub struct AtaxxTable {
-    file: TableFile,
-    standard: Option<AtaxxIndex<false>>,
-    polish: Option<AtaxxIndex<true>>,
-}
-
-impl AtaxxTable {
-    /// Opens (memory-maps) and checks the table file `path`.
+impl<G: Game> GameTable<G> {
+    /// The table `file` read as a table of `G`.
     ///
     /// # Errors
-    /// If it cannot be read or is not a whole table file, with what is wrong.
-    pub fn open(path: &Path) -> std::io::Result<AtaxxTable> {
-        Ok(AtaxxTable::new(TableFile::open(path)?))
-    }
-
-    /// The table of an opened file.
-    pub fn new(file: TableFile) -> AtaxxTable {
-        let h = file.header();
-        let (standard, polish) = if h.polish {
-            (None, Some(AtaxxIndex::new(h.width, h.height, h.valid)))
-        } else {
-            (Some(AtaxxIndex::new(h.width, h.height, h.valid)), None)
-        };
-        AtaxxTable { file, standard, polish }
+    /// A game without tables, or a table of another game or variant.
+    pub fn new(file: Arc<TableFile>) -> Result<Self, TableError> {
+        let make = G::CAPABILITIES.table_locator.ok_or_else(|| {
+            TableError::Mismatch("table files exist for ataxx, ataxx-polish and gipf only".into())
+        })?;
+        let locate = make(&file)?;
+        Ok(GameTable { file, locate })
     }
 
     /// The file.
@@ -99,113 +65,85 @@ impl AtaxxTable {
         &self.file
     }
 
-    fn index<const POLISH: bool>(&self) -> Result<&AtaxxIndex<POLISH>, TableError> {
-        let any: &dyn Any = if POLISH { &self.polish } else { &self.standard };
-        any.downcast_ref::<Option<AtaxxIndex<POLISH>>>()
-            .and_then(Option::as_ref)
-            .ok_or(TableError::OtherRules { table_polish: self.file.header().polish })
-    }
-
-    /// The 2-bit value of `pos` ([`values`] codes; 0: not in the table).
+    /// The stored cell of `pos`.
     ///
     /// # Errors
-    /// Another rule set or board.
-    pub fn code<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> Result<u8, TableError> {
-        let (layer, rank) = self.index::<POLISH>()?.rank(pos).ok_or(TableError::OtherBoard)?;
-        self.file.value(layer, rank).map_err(|_| TableError::OtherBoard)
+    /// See [`TableError`].
+    pub fn cell(&self, pos: &G) -> Result<u16, TableError> {
+        let (layer, rank) = (self.locate)(pos)?;
+        self.file.cell(layer, rank)?.ok_or(TableError::NotInTable)
     }
 
-    /// The value of `pos` and a move that keeps it (one-ply lookups; `None` at a finished
-    /// position).
+    /// The value of `pos`, its distance if the table has them, and a move that keeps the value
+    /// (one-ply lookups).
     ///
     /// # Errors
-    /// Another rule set or board, or a position not in the table.
-    pub fn answer<const POLISH: bool>(
-        &self,
-        pos: &Ataxx<POLISH>,
-    ) -> Result<(Outcome, Option<AtaxxMove>), TableError> {
-        let v = self.code(pos)?;
+    /// See [`TableError`].
+    pub fn answer(&self, pos: &G) -> Result<Answer<G::Move>, TableError> {
+        let c = self.cell(pos)?;
+        let v = cell::value(c);
         let outcome = values::outcome(v).ok_or(TableError::NotInTable)?;
+        let distances = self.file.format() == CellFormat::Cells16;
+        let plies = (distances && v != DRAW).then(|| u32::from(cell::distance(c)));
         if pos.outcome().is_some() {
-            return Ok((outcome, None));
+            return Ok(Answer { outcome, plies, best: None });
         }
         let want = match v {
-            values::WIN => values::LOSS,
-            values::LOSS => values::WIN,
-            _ => values::DRAW,
+            WIN => LOSS,
+            LOSS => WIN,
+            _ => DRAW,
         };
-        let mut moves = <Ataxx<POLISH> as Game>::Moves::default();
+        let mut moves = G::Moves::default();
         pos.generate_moves(&mut moves);
         let mut best = None;
-        for &m in &moves {
+        for &m in moves.iter() {
             let mut child = pos.clone();
             child.play(m);
-            if self.code(&child)? == want {
+            let cc = self.cell(&child)?;
+            let keeps = cell::value(cc) == want
+                && (!distances || want == DRAW || cell::distance(cc) + 1 == cell::distance(c));
+            if keeps {
                 best = Some(m);
                 break;
             }
         }
-        Ok((outcome, best))
+        Ok(Answer { outcome, plies, best })
     }
-}
-
-/// The table shared by the solvers of this process.
-static CURRENT: RwLock<Option<Arc<AtaxxTable>>> = RwLock::new(None);
-
-/// Makes `table` the one [`TableSolver::new`] uses (`None`: no table).
-pub fn install(table: Option<Arc<AtaxxTable>>) {
-    *CURRENT.write().unwrap_or_else(PoisonError::into_inner) = table;
-}
-
-/// The installed table.
-pub fn installed() -> Option<Arc<AtaxxTable>> {
-    CURRENT.read().unwrap_or_else(PoisonError::into_inner).clone()
 }
 
 /// The table solver: one lookup and one ply of lookups per position, no search.
-#[derive(Debug, Default)]
-pub struct TableSolver {
-    table: Option<Arc<AtaxxTable>>,
+#[derive(Debug)]
+pub struct TableSolver<G: Game> {
+    table: Result<GameTable<G>, TableError>,
 }
 
-impl TableSolver {
-    /// A solver on the installed table ([`install`]), if any.
-    pub fn new() -> Self {
-        TableSolver { table: installed() }
+impl<G: Game> TableSolver<G> {
+    /// A solver on `file` (`None`: every answer says that no table was given).
+    pub fn new(file: Option<Arc<TableFile>>) -> Self {
+        let table = match file {
+            Some(f) => GameTable::new(f),
+            None => Err(TableError::Mismatch("no table file given (--table FILE)".into())),
+        };
+        TableSolver { table }
     }
 
-    /// A solver on `table`.
-    pub fn with_table(table: Arc<AtaxxTable>) -> Self {
-        TableSolver { table: Some(table) }
-    }
-
-    /// The answer for `root`, any game.
+    /// The answer for `root`.
     ///
     /// # Errors
     /// See [`TableError`].
-    pub fn lookup<G: Game>(&self, root: &G) -> Result<(Outcome, Option<G::Move>), TableError> {
-        let table = self.table.as_deref().ok_or(TableError::NoTable)?;
-        let any: &dyn Any = root;
-        let (outcome, best) = if let Some(pos) = any.downcast_ref::<Ataxx<false>>() {
-            table.answer(pos)?
-        } else if let Some(pos) = any.downcast_ref::<Ataxx<true>>() {
-            table.answer(pos)?
-        } else {
-            return Err(TableError::NotAtaxx);
-        };
-        let best = best.and_then(|m| (&m as &dyn Any).downcast_ref::<G::Move>().copied());
-        Ok((outcome, best))
+    pub fn lookup(&self, root: &G) -> Result<Answer<G::Move>, TableError> {
+        self.table.as_ref().map_err(Clone::clone)?.answer(root)
     }
 }
 
-impl<G: Game> Solver<G> for TableSolver {
+impl<G: Game> Solver<G> for TableSolver<G> {
     /// Looks `root` up; `unknown` with the reason if the table has no answer.
     fn solve(&mut self, root: &G, _limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         let answer = self.lookup(root);
         let stats = Stats { nodes: 1, elapsed: start.elapsed(), ..Stats::default() };
         match answer {
-            Ok((outcome, best_move)) => Report::solved(outcome, None, best_move, stats),
+            Ok(a) => Report::solved(a.outcome, a.plies, a.best, stats),
             Err(e) => Report::unknown_because(Unknown::Unsupported(format!("table: {e}")), stats),
         }
     }

@@ -76,7 +76,7 @@ impl std::fmt::Debug for BisectionScore {
 impl BisectionScore {
     /// Thresholds decided by solver `kind` built with `options`.
     pub fn new(kind: SolverKind, options: &SolverOptions) -> Self {
-        BisectionScore { kind, options: *options }
+        BisectionScore { kind, options: options.clone() }
     }
 }
 

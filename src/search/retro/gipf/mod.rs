@@ -29,8 +29,8 @@
 //! 1. [`sparse::reach`] finds them, layer by layer, generating each position's moves once;
 //!    each layer's reachable positions become a set of ranks ([`KeySet`]), and a position's
 //!    *id* is its place in that set, in order of rank.
-//! 2. Every layer holding one is solved from the last to the root's with [`scan_range`] and
-//!    [`propagate`] on [`SparseModel`] (the layers of ids, propagated by sweeps): one move generation per position, one un-push
+//! 2. Every layer holding one is solved from the last to the root's with [`super::solve::scan_range`] and
+//!    [`super::solve::propagate`] on [`sparse::SparseModel`] (the layers of ids, propagated by sweeps): one move generation per position, one un-push
 //!    generation per decided position. The 16-bit cells (value and exact distance: the
 //!    winner's shortest, the loser's longest) of every solved layer are kept, since a capture
 //!    can reach any later layer.
@@ -73,35 +73,32 @@
 //!
 //! # Checkpoints and tables
 //!
-//! With the environment variable `BITSOLVE_RETRO_CHECKPOINT=DIR` ([`solve_gipf_in`] takes
-//! the directory), the reachable sets (when found, and every five minutes while they are
-//! searched) and each solved layer's cells are written under
-//! `DIR/gipf-reach-<parameters>-<root key>/`, and a later run on the same root resumes from
-//! them. A directory whose every layer is solved is marked with a file `complete`, and is
-//! then a table: a later run on any root of the same parameters whose position is in its
-//! reachable sets answers from it at once (values do not depend on the root a table was
-//! built from; the report's node count is then the table's positions). The layer files:
-//! `reach.keys` holds a magic word, the number of finished layers and of layers, then per
-//! layer a form tag (0: sorted ranks, 1: bit words), a count and the values, all
-//! little-endian `u64`; `layer-<k>.cells` the 16-bit cells of layer `k` by id
-//! ([`cell`]). `BITSOLVE_RETRO_LOG` prints progress (positions per second, bytes per position)
-//! on standard error.
-
-use std::any::Any;
+//! With a checkpoint directory (`--checkpoint DIR`, [`Retro2Options::checkpoint`]) the solve
+//! runs on the one retrograde driver ([`super::driver`]) with its checkpoints in
+//! `DIR/<name>.tbl.parts/` (the reachable sets when found, and every five minutes while they
+//! are searched; each solved layer's cells), so a later run on the same root resumes from them;
+//! once every layer is solved they become the table file `DIR/<name>.tbl`
+//! ([`super::file`], readable with `--solver table`), `<name>` being `gipf-S-K-GW-GB-` (or
+//! `gipf-sym-...` for tables of classes) and the root's exact key in hex. A later run on any
+//! root of the same parameters found in one of the tables of `DIR` answers from it at once
+//! (values do not depend on the root a table was built from; the report's node count is then
+//! the table's positions). `--progress` ([`Retro2Options::progress`]) prints progress lines
+//! (positions per second, memory) on standard error.
 
 use arrayvec::ArrayVec;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::hidden::{Hidden, Spill};
-use super::layers::KeptCells;
+use super::driver::{BuildOptions, Hooks, assemble, build};
+use super::file::TableFile;
 use super::model::LayerModel;
-use super::solve::{Control, EngineError, propagate, propagate_with, scan_range};
-use super::store::MappedCells;
-use super::values::zeroed_huge;
+use super::solve::{Control, EngineError};
+use super::store::Parts;
+use super::strong::{Strong, StrongError};
+use super::table::GameTable;
 use super::values::{DRAW, LOSS, WIN, cell};
+use crate::game::capability::StrongSolve;
 use crate::game::{Game, Outcome, Player};
 use crate::games::gipf::index::{GipfLayers, IndexedPos};
 use crate::games::gipf::symmetry::BoardSymmetry;
@@ -110,13 +107,27 @@ use crate::search::{Limits, Report, Solver, SolverOptions, Stats, Unknown};
 use crate::unmove::LayeredIndex;
 
 pub mod sparse;
+pub mod strong;
 
-use sparse::{KeySet, ReachRun, ReachStop, SparseModel, reach};
+use sparse::KeySet;
+pub use strong::GipfStrong;
 
-mod checkpoint;
-pub use checkpoint::Spilling;
-#[allow(clippy::wildcard_imports)]
-use checkpoint::*;
+/// When a layer's hidden edges are spilled: with a checkpoint directory, a layer of more than
+/// `from` positions is scanned in ranges of `range` positions, its hidden edges written to a
+/// file and then grouped by child ([`super::hidden::Hidden::Grouped`]: 4 bytes per edge
+/// instead of 8, and the pairs never all in memory at once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spilling {
+    /// Layers of more positions than this are spilled.
+    pub from: u64,
+    /// Positions per range scanned.
+    pub range: u64,
+}
+
+impl Spilling {
+    /// The default: layers of more than 2^26 positions, in ranges of 2^25.
+    pub const DEFAULT: Spilling = Spilling { from: 1 << 26, range: 1 << 25 };
+}
 
 /// GIPF as seen by the layered engine.
 #[derive(Clone, Debug)]
@@ -309,23 +320,31 @@ impl LayerModel for GipfModel {
     }
 }
 
-/// The indexed retrograde solver for GIPF (`--solver retro2`); `unsupported` for other games.
-#[derive(Clone, Copy, Debug)]
+/// The layered retrograde solver (`--solver retro2`) for the games with the
+/// [`StrongSolve`] capability (GIPF); `unsupported` for the others.
+#[derive(Clone, Debug)]
 pub struct Retro2Solver {
-    budget_mib: usize,
-    threads: usize,
-    symmetry: bool,
+    options: SolverOptions,
 }
 
 impl Retro2Solver {
-    /// A solver with the memory budget `options.tt_mib` and `options.threads` threads, on
-    /// classes of positions under the board's symmetries with `options.symmetry`.
+    /// A solver with the memory budget `options.tt_mib`, `options.threads` threads, classes
+    /// of positions under the board's symmetries with `options.symmetry`, checkpoints and
+    /// tables under `options.checkpoint` and progress lines with `options.progress`.
     pub fn new(options: &SolverOptions) -> Self {
-        Retro2Solver {
-            budget_mib: options.tt_mib,
-            threads: options.threads.max(1),
+        Retro2Solver { options: options.clone() }
+    }
+}
+
+impl StrongSolve for Gipf {
+    fn strong_solve(&self, limits: &Limits, options: &SolverOptions) -> Report<GipfMove> {
+        let retro2 = Retro2Options {
             symmetry: options.symmetry,
-        }
+            checkpoint: options.checkpoint.as_deref().map(Path::to_path_buf),
+            progress: options.progress,
+            ..Retro2Options::default()
+        };
+        solve_gipf_with(self, limits, options.tt_mib, &retro2).0
     }
 }
 
@@ -343,85 +362,224 @@ pub struct Retro2Info {
     pub estimate: u64,
     /// Hidden edges at most in one layer.
     pub hidden: u64,
-    /// Whether the answer came from a table solved earlier from another root
-    /// (a checkpoint directory marked complete, see the module); then `reachable` counts that
-    /// table's positions.
+    /// Whether the answer came from a table built earlier from another root (a table file in
+    /// the checkpoint directory); then `reachable` counts that table's positions.
     pub reused: bool,
 }
 
-/// The process's memory for the log: peak and current resident memory, the current split
-/// into heap (anonymous) and mapped files (Linux; empty elsewhere).
-fn memory_in_use() -> String {
-    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
-        return String::new();
-    };
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            .map_or(0.0, |kib| kib as f64 / (1 << 20) as f64)
-    };
-    format!(
-        ", memory peak {:.2} GiB, now {:.2} GiB (heap {:.2}, files {:.2})",
-        field("VmHWM:"),
-        field("VmRSS:"),
-        field("RssAnon:"),
-        field("RssFile:")
-    )
+/// How [`solve_gipf_with`] solves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retro2Options {
+    /// When the hidden edges of a layer are spilled to a file.
+    pub spilling: Spilling,
+    /// Whether positions are folded by the twelve symmetries of the board
+    /// ([`GipfModel::with_symmetry`]): about 12 times fewer positions, and `reachable`
+    /// then counts classes.
+    pub symmetry: bool,
+    /// The directory of checkpoints and tables (see the module).
+    pub checkpoint: Option<PathBuf>,
+    /// Progress lines on standard error.
+    pub progress: bool,
 }
 
-/// Progress on standard error when `BITSOLVE_RETRO_LOG` is set.
-fn log(line: &str) {
-    if std::env::var_os("BITSOLVE_RETRO_LOG").is_some() {
-        eprintln!("{line}");
-    }
-}
-
-/// Why a solve ended without an answer.
-enum Fail {
-    Unknown(Unknown),
-    Engine(EngineError),
-}
-
-/// The `unknown` answer of a solve that needs `bytes`, more than its `budget`.
-fn over_budget(bytes: u64, budget: u64) -> Fail {
-    Fail::Unknown(Unknown::GaveUp(format!(
-        "retro2 needs more than {} MiB, more than its budget of {} MiB (--tt-mib)",
-        bytes >> 20,
-        budget >> 20
-    )))
-}
-
-/// Why a solve ends when its reachability pass stopped.
-fn reach_failed(stop: ReachStop, limits: &Limits, budget: u64) -> Fail {
-    match stop {
-        ReachStop::Stopped => Fail::Engine(EngineError::Stopped),
-        ReachStop::TooMany(n) => {
-            Fail::Unknown(Unknown::TooLarge { positions: n, max: limits.nodes.unwrap_or(u64::MAX) })
+impl Default for Retro2Options {
+    fn default() -> Self {
+        Retro2Options {
+            spilling: Spilling::DEFAULT,
+            symmetry: false,
+            checkpoint: None,
+            progress: false,
         }
-        ReachStop::Budget(b) => over_budget(b, budget),
-        ReachStop::Io(e) => Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))),
     }
 }
 
-/// The log line of the reachability pass (or of the table read instead, `from_table`) that
-/// took `secs`, and with symmetry the positions the classes stand for.
-fn log_reach(info: &Retro2Info, (from_table, symmetric): (bool, bool), keys: u64, secs: f64) {
-    let found = if from_table {
-        format!("read from the table in {secs:.1} s")
-    } else {
-        format!("found in {secs:.1} s ({:.0} positions/s)", info.reachable as f64 / secs.max(1e-9))
+/// Solves a GIPF root in memory: the report and what the solve found.
+pub fn solve_gipf(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+) -> (Report<GipfMove>, Retro2Info) {
+    solve_gipf_with(root, limits, budget_mib, &Retro2Options::default())
+}
+
+/// [`solve_gipf`] with checkpoints and tables under `checkpoint` (none: no files).
+pub fn solve_gipf_in(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+    checkpoint: Option<&Path>,
+) -> (Report<GipfMove>, Retro2Info) {
+    let options =
+        Retro2Options { checkpoint: checkpoint.map(Path::to_path_buf), ..Retro2Options::default() };
+    solve_gipf_with(root, limits, budget_mib, &options)
+}
+
+/// The `unknown` reason of a failed build.
+fn unknown_of(e: StrongError, limits: &Limits) -> Unknown {
+    match e {
+        StrongError::Engine(EngineError::Stopped) => Unknown::Limit,
+        StrongError::TooMany(n, _) => {
+            Unknown::TooLarge { positions: n, max: limits.nodes.unwrap_or(u64::MAX) }
+        }
+        StrongError::Budget(need, budget) => Unknown::GaveUp(format!(
+            "retro2 needs more than {} MiB, more than its budget of {} MiB (--tt-mib)",
+            need >> 20,
+            budget >> 20
+        )),
+        other => Unknown::GaveUp(other.to_string()),
+    }
+}
+
+/// The report of `root` from a cell lookup `cell_of` (the root's cell, then the children's for
+/// a best move: the first child that keeps the value, one ply shorter).
+fn report_from(
+    root: &Gipf,
+    cell_of: impl Fn(&Gipf) -> Option<u16>,
+    stats: Stats,
+) -> Report<GipfMove> {
+    let Some(c0) = cell_of(root) else {
+        return Report::unknown_because(
+            Unknown::GaveUp("the root is not in the table".into()),
+            stats,
+        );
     };
-    log(&format!(
-        "retro2: {} indexed, {} reachable {found}, keys {:.2} bytes per position, estimate {} \
-         MiB",
-        info.indexed,
-        info.reachable,
-        keys as f64 / info.reachable.max(1) as f64,
-        info.estimate >> 20
-    ));
-    if symmetric {
+    let (v0, d0) = (cell::value(c0), cell::distance(c0));
+    let wanted = match v0 {
+        WIN => LOSS,
+        LOSS => WIN,
+        _ => DRAW,
+    };
+    let mut moves = GipfMoves::default();
+    root.generate_moves(&mut moves);
+    let best_move = moves.iter().copied().find(|&mv| {
+        let mut child = root.clone();
+        child.play(mv);
+        cell_of(&child).is_some_and(|c| {
+            cell::value(c) == wanted && (wanted == DRAW || cell::distance(c) + 1 == d0)
+        })
+    });
+    let (outcome, plies) = match v0 {
+        WIN => (Outcome::Win, Some(u32::from(d0))),
+        LOSS => (Outcome::Loss, Some(u32::from(d0))),
+        _ => (Outcome::Draw, None),
+    };
+    Report::solved(outcome, plies, best_move, stats)
+}
+
+/// A table in `dir` built for `strong`'s parameters that holds `root`, and its number of
+/// positions. Values do not depend on the root a table was built from, and a table is closed
+/// under moves, so it answers `root` and every position below it.
+fn table_holding(
+    dir: &Path,
+    strong: &GipfStrong,
+    root: &Gipf,
+) -> Option<(PathBuf, GameTable<Gipf>, u64)> {
+    let prefix = table_prefix(strong);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(&prefix))
+                && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("tbl"))
+        })
+        .collect();
+    files.sort();
+    files.into_iter().find_map(|p| {
+        let file = std::sync::Arc::new(TableFile::open(&p).ok()?);
+        let table = GameTable::<Gipf>::new(file).ok()?;
+        table.cell(root).ok()?;
+        let positions = table.file().layers().iter().map(|e| e.cells).sum();
+        Some((p, table, positions))
+    })
+}
+
+/// The start of the names of the tables of `strong`'s parameters (`gipf-sym-` for tables of
+/// classes under the board's symmetries).
+fn table_prefix(strong: &GipfStrong) -> String {
+    let kind = if strong.model().symmetric() { "gipf-sym" } else { "gipf" };
+    let p = strong.root_position().params();
+    format!("{kind}-{}-{}-{}-{}-", p[0], p[1], p[2], p[3])
+}
+
+/// [`solve_gipf`] with the options `options`. A root with more white pieces than black
+/// (`GW > GB`) is solved as its colour-swapped position ([`Gipf::colour_swapped`]), which has
+/// the same value, distance and moves.
+// Long: the three ways to an answer (a table built earlier, a fresh or resumed build, and the
+// table file written after it) side by side, each a few calls.
+pub fn solve_gipf_with(
+    root: &Gipf,
+    limits: &Limits,
+    budget_mib: usize,
+    options: &Retro2Options,
+) -> (Report<GipfMove>, Retro2Info) {
+    let [_, _, gw, gb] = root.params();
+    if gw > gb {
+        return solve_gipf_with(&root.colour_swapped(), limits, budget_mib, options);
+    }
+    let began = Instant::now();
+    let stats = |nodes: u64| Stats { nodes, elapsed: began.elapsed(), ..Stats::default() };
+    let unknown = |why: Unknown| (Report::unknown_because(why, stats(0)), Retro2Info::default());
+    let strong = match GipfStrong::new(root, options.symmetry, options.spilling) {
+        Ok(s) => s,
+        Err(e) => return unknown(Unknown::Unsupported(e.to_string())),
+    };
+    let log = |line: &str| {
+        if options.progress {
+            eprintln!("{line}");
+        }
+    };
+    let indexed = strong.indexed();
+    let dir = options.checkpoint.as_deref();
+    let name = format!("{}{:032x}", table_prefix(&strong), root.exact_key().unwrap_or_default());
+    if let Some(d) = dir
+        && let Some((path, table, positions)) = table_holding(d, &strong, root)
+    {
+        log(&format!("retro2: answered from the table {}", path.display()));
+        let own = path == d.join(format!("{name}.tbl"));
+        let info = Retro2Info {
+            indexed,
+            reachable: positions,
+            positions,
+            reused: !own,
+            ..Retro2Info::default()
+        };
+        return (report_from(root, |g| table.cell(g).ok(), stats(positions)), info);
+    }
+    let stop = AtomicBool::new(false);
+    let check = |_: u64| {
+        if limits.time.is_some_and(|t| began.elapsed() >= t)
+            || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let control = Control { progress: Some(&check), stop: Some(&stop) };
+    let parts = match dir.map(|d| Parts::new(&d.join(format!("{name}.tbl")))).transpose() {
+        Ok(p) => p,
+        Err(e) => return unknown(Unknown::GaveUp(format!("the checkpoint directory: {e}"))),
+    };
+    let build_options = BuildOptions {
+        map: parts.is_some(),
+        parts,
+        resume: true,
+        memory: Some((budget_mib as u64) << 20),
+        cap: limits.nodes,
+        keep_all: true,
+    };
+    let built = match build(&strong, &build_options, &Hooks { control: &control, log: &log }) {
+        Ok(b) => b,
+        Err(e) => return unknown(unknown_of(e, limits)),
+    };
+    let reachable = built.sets.iter().map(|s| s.len() as u64).sum();
+    let info = Retro2Info {
+        indexed,
+        reachable,
+        positions: strong.positions(&built.sets),
+        estimate: built.estimate,
+        hidden: built.hidden,
+        reused: false,
+    };
+    if strong.model().symmetric() {
         log(&format!(
             "retro2: {} classes stand for {} positions ({:.2} per class)",
             info.reachable,
@@ -429,11 +587,46 @@ fn log_reach(info: &Retro2Info, (from_table, symmetric): (bool, bool), keys: u64
             info.positions as f64 / info.reachable.max(1) as f64
         ));
     }
+    let model = strong.model();
+    let cell_of = |g: &Gipf| {
+        let (l, r) = model.rank_of(g)?;
+        let i = built.sets[l].find(r)?;
+        built.cells[l].as_ref().map(|c| (**c).as_ref()[i as usize])
+    };
+    let report = report_from(root, cell_of, stats(reachable));
+    if let (Some(d), Some(parts)) = (dir, &build_options.parts) {
+        let out = d.join(format!("{name}.tbl"));
+        if let Err(e) = assemble(&strong, &built.sets, parts, &out) {
+            return unknown(Unknown::GaveUp(format!("writing the table {}: {e}", out.display())));
+        }
+        log(&format!("retro2: table written to {}", out.display()));
+    }
+    log(&format!(
+        "retro2: solved in {:.1} s, {reachable} reachable positions",
+        began.elapsed().as_secs_f64()
+    ));
+    (report, info)
+}
+
+impl<G: Game> Solver<G> for Retro2Solver {
+    /// Solves `root` with the game's [`StrongSolve`] (see the module); `unsupported` for a
+    /// game without it.
+    fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
+        let Some(solve) = G::CAPABILITIES.strong_solve else {
+            let stats = Stats::default();
+            return Report::unknown_because(
+                Unknown::Unsupported("retro2 solves GIPF positions only".into()),
+                stats,
+            );
+        };
+        let pool = crate::search::thread_pool(self.options.threads.max(1));
+        pool.install(|| solve(root, limits, &self.options))
+    }
 }
 
 /// The positions the classes of `sets` stand for: with symmetry the sum of their orbit sizes
 /// (in parallel over runs of each layer's ranks), else the number of ranks.
-fn positions_of(model: &GipfModel, sets: &[KeySet]) -> u64 {
+pub(crate) fn positions_of(model: &GipfModel, sets: &[KeySet]) -> u64 {
     use rayon::prelude::*;
     const RUN: usize = 1 << 16;
     let Some(sym) = model.sym else {
@@ -457,271 +650,6 @@ fn positions_of(model: &GipfModel, sets: &[KeySet]) -> u64 {
                 .sum::<u64>()
         })
         .sum()
-}
-
-/// The reachable positions of every layer, their cells and what the solve found.
-type Solved = (Vec<KeySet>, Vec<KeptCells>, Retro2Info);
-
-/// Solves `root` with `model`: returns the reachable positions of every layer, their solved
-/// cells (by id in the layer's [`KeySet`]) and what it found.
-///
-/// # Errors
-/// The reason of an `unknown` answer.
-// Long: the whole retro2 run in one place (reach, the layer loop from the last layer down, and
-// per layer its checkpoint, kept cells and progress line), in the order a reader follows it;
-// issue 48 replaces this driver with the one retrograde engine.
-fn solve_all(
-    model: &GipfModel,
-    root: &Gipf,
-    (budget, checkpoint, spilling): (u64, Option<&Path>, Spilling),
-    limits: &Limits,
-    began: Instant,
-) -> Result<Solved, Fail> {
-    let idx = &model.layers.index;
-    let mut info = Retro2Info { indexed: idx.total_size(), ..Retro2Info::default() };
-    let over = |bytes: u64| over_budget(bytes, budget);
-    let stop = AtomicBool::new(false);
-    let stopped = || {
-        if limits.time.is_some_and(|t| began.elapsed() >= t)
-            || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-        {
-            stop.store(true, Ordering::Relaxed);
-        }
-        stop.load(Ordering::Relaxed)
-    };
-    let check = |_: u64| {
-        stopped();
-    };
-    let control = Control { progress: Some(&check), stop: Some(&stop) };
-    let (l0, r0) = model.rank_of(root).expect("the root is in its own index");
-    let own = checkpoint.map(|base| checkpoint_dir(base, model, root));
-    let table = checkpoint.and_then(|base| solved_table_holding(base, model, root));
-    info.reused = table.as_ref().is_some_and(|(d, _)| Some(d) != own.as_ref());
-    let from_table = table.is_some();
-    let (dir, table) = match table {
-        Some((d, sets)) => (Some(d), Some(sets)),
-        None => (own, None),
-    };
-    let t = Instant::now();
-    let run = ReachRun {
-        cap: limits.nodes.unwrap_or(u64::MAX),
-        budget,
-        stopped: &stopped,
-        log: &log,
-        checkpoint: dir.as_deref(),
-    };
-    let found = match table {
-        Some(sets) => Ok(sets),
-        None => reach(model, (l0, r0), &run),
-    };
-    let sets = found.map_err(|e| reach_failed(e, limits, budget))?;
-    info.reachable = sets.iter().map(|s| s.len() as u64).sum();
-    let keys: u64 = sets.iter().map(KeySet::bytes).sum();
-    let largest = sets.iter().map(|s| s.len() as u64).max().unwrap_or(0);
-    // Keys, and for the layer being solved 2 bytes of cell and 1 byte of counter per position
-    // (and 8 bytes per hidden edge, not known before the layer is scanned); without
-    // checkpoint files, 2 bytes of cell per position of every solved layer (with them, the
-    // solved layers are mapped from their files, and the page cache holds them).
-    let kept = if dir.is_some() { 0 } else { 2 * info.reachable };
-    info.estimate = keys + kept + 3 * largest;
-    if info.estimate > budget {
-        return Err(over(info.estimate));
-    }
-    info.positions = positions_of(model, &sets);
-    log_reach(&info, (from_table, model.symmetric()), keys, t.elapsed().as_secs_f64());
-    let sparse = SparseModel { model, sets: &sets };
-    let layers = idx.layer_count();
-    // Solved layers: mapped from their checkpoint files when there are some (the page cache
-    // holds them, and may drop the ones no longer read), else in memory.
-    let mut cells: Vec<KeptCells> =
-        (0..layers).map(|_| Box::new(Vec::new()) as KeptCells).collect();
-    let t = Instant::now();
-    let mut solved = 0u64;
-    for layer in (l0..layers).rev() {
-        let n = sets[layer].len() as u64;
-        if n == 0 {
-            continue;
-        }
-        if let Some(d) = &dir
-            && let Some(c) = load_cells(d, layer, n)
-        {
-            cells[layer] = c;
-            continue;
-        }
-        let later: Vec<&[u16]> = cells[layer + 1..].iter().map(|c| (**c).as_ref()).collect();
-        let (c, hidden) = match dir.as_deref() {
-            Some(d) if n > spilling.from => {
-                solve_spilled(&sparse, (layer, n, spilling.range), &later, d, &control)?
-            }
-            _ => {
-                let scanned = scan_range(&sparse, layer, 0..n, &later, None, &control)
-                    .map_err(Fail::Engine)?;
-                let hidden: u64 = scanned.hidden.iter().map(|h| h.len() as u64).sum();
-                (propagate(&sparse, layer, scanned, &control).map_err(Fail::Engine)?, hidden)
-            }
-        };
-        info.hidden = info.hidden.max(hidden);
-        drop(later);
-        cells[layer] = keep_cells(dir.as_deref(), layer, c)?;
-        solved += n;
-        log(&format!(
-            "retro2: layer {layer} {:?}: {n} reachable solved, {hidden} hidden edges, done at \
-             {:.1} s ({:.0} positions/s){}",
-            idx.layer_totals(layer),
-            began.elapsed().as_secs_f64(),
-            solved as f64 / t.elapsed().as_secs_f64().max(1e-9),
-            memory_in_use()
-        ));
-    }
-    if let Some(d) = &dir
-        && !d.join(COMPLETE).is_file()
-    {
-        let line =
-            format!("{} {}\n", crate::notation::Notation::format_position(root), info.reachable);
-        std::fs::write(d.join(COMPLETE), line)
-            .map_err(|e| Fail::Unknown(Unknown::GaveUp(format!("writing a checkpoint: {e}"))))?;
-    }
-    Ok((sets, cells, info))
-}
-
-/// Solves a GIPF root: the report and what the solve found. Checkpoints go under the
-/// directory named by the environment variable `BITSOLVE_RETRO_CHECKPOINT`, if set
-/// ([`solve_gipf_in`]).
-pub fn solve_gipf(
-    root: &Gipf,
-    limits: &Limits,
-    budget_mib: usize,
-) -> (Report<GipfMove>, Retro2Info) {
-    let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT").map(PathBuf::from);
-    solve_gipf_in(root, limits, budget_mib, base.as_deref())
-}
-
-/// [`solve_gipf`] with checkpoints under `checkpoint` (none: no files). A root with more
-/// white pieces than black (`GW > GB`) is solved as its colour-swapped position
-/// ([`Gipf::colour_swapped`]), which has the same value, distance and moves.
-pub fn solve_gipf_in(
-    root: &Gipf,
-    limits: &Limits,
-    budget_mib: usize,
-    checkpoint: Option<&Path>,
-) -> (Report<GipfMove>, Retro2Info) {
-    solve_gipf_with(root, limits, budget_mib, checkpoint, Retro2Options::default())
-}
-
-/// How [`solve_gipf_with`] solves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Retro2Options {
-    /// When the hidden edges of a layer are spilled to a file.
-    pub spilling: Spilling,
-    /// Whether positions are folded by the twelve symmetries of the board
-    /// ([`GipfModel::with_symmetry`]): about 12 times fewer positions, and `reachable`
-    /// then counts classes.
-    pub symmetry: bool,
-}
-
-impl Default for Retro2Options {
-    fn default() -> Self {
-        Retro2Options { spilling: Spilling::DEFAULT, symmetry: false }
-    }
-}
-
-/// [`solve_gipf_in`] with the options `options`.
-pub fn solve_gipf_with(
-    root: &Gipf,
-    limits: &Limits,
-    budget_mib: usize,
-    checkpoint: Option<&Path>,
-    options: Retro2Options,
-) -> (Report<GipfMove>, Retro2Info) {
-    let [_, _, gw, gb] = root.params();
-    if gw > gb {
-        let swapped = root.colour_swapped();
-        return solve_gipf_with(&swapped, limits, budget_mib, checkpoint, options);
-    }
-    let began = Instant::now();
-    let unknown = |why: Unknown, nodes: u64| {
-        let stats = Stats { nodes, elapsed: began.elapsed(), ..Stats::default() };
-        Report::unknown_because(why, stats)
-    };
-    let model = GipfModel::new(root).map(|m| if options.symmetry { m.with_symmetry() } else { m });
-    let Some(model) = model else {
-        let why =
-            Unknown::Unsupported("retro2 indexes GIPF boards of at most 64 cells (S <= 5)".into());
-        return (unknown(why, 0), Retro2Info::default());
-    };
-    let budget = (budget_mib as u64) << 20;
-    let run = (budget, checkpoint, options.spilling);
-    let (sets, cells, info) = match solve_all(&model, root, run, limits, began) {
-        Ok(x) => x,
-        Err(Fail::Unknown(why)) => return (unknown(why, 0), Retro2Info::default()),
-        Err(Fail::Engine(EngineError::Stopped)) => {
-            return (unknown(Unknown::Limit, 0), Retro2Info::default());
-        }
-        Err(Fail::Engine(e)) => {
-            return (unknown(Unknown::GaveUp(e.to_string()), 0), Retro2Info::default());
-        }
-    };
-    let cell_of = |g: &Gipf| {
-        let (l, r) = model.rank_of(g).expect("in the index");
-        let i = sets[l].find(r).expect("a child of the root is reachable");
-        (*cells[l]).as_ref()[i as usize]
-    };
-    let c0 = cell_of(root);
-    log(&format!(
-        "retro2: solved in {:.1} s, {} reachable positions",
-        began.elapsed().as_secs_f64(),
-        info.reachable
-    ));
-    let (v0, d0) = (cell::value(c0), cell::distance(c0));
-    let wanted = match v0 {
-        WIN => LOSS,
-        LOSS => WIN,
-        _ => DRAW,
-    };
-    let mut moves = GipfMoves::default();
-    root.generate_moves(&mut moves);
-    let best_move = moves.iter().copied().find(|&mv| {
-        let mut child = root.clone();
-        child.play(mv);
-        let c = cell_of(&child);
-        cell::value(c) == wanted && (wanted == DRAW || cell::distance(c) + 1 == d0)
-    });
-    let (outcome, plies) = match v0 {
-        WIN => (Outcome::Win, Some(u32::from(d0))),
-        LOSS => (Outcome::Loss, Some(u32::from(d0))),
-        _ => (Outcome::Draw, None),
-    };
-    let stats = Stats { nodes: info.reachable, elapsed: began.elapsed(), ..Stats::default() };
-    (Report::solved(outcome, plies, best_move, stats), info)
-}
-
-impl<G: Game> Solver<G> for Retro2Solver {
-    /// Solves a GIPF root (see the module); any other game is `unsupported`.
-    fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
-        let began = Instant::now();
-        let Some(gipf) = (root as &dyn Any).downcast_ref::<Gipf>() else {
-            let stats = Stats { elapsed: began.elapsed(), ..Stats::default() };
-            return Report::unknown_because(
-                Unknown::Unsupported("retro2 solves GIPF positions only".into()),
-                stats,
-            );
-        };
-        let pool = crate::search::thread_pool(self.threads);
-        let base = std::env::var_os("BITSOLVE_RETRO_CHECKPOINT").map(PathBuf::from);
-        let options = Retro2Options { symmetry: self.symmetry, ..Retro2Options::default() };
-        let (report, _) = pool
-            .install(|| solve_gipf_with(gipf, limits, self.budget_mib, base.as_deref(), options));
-        // The move type is GIPF's: carry it over through `Any`.
-        let best_move =
-            report.best_move.and_then(|m| (&m as &dyn Any).downcast_ref::<G::Move>().copied());
-        Report {
-            outcome: report.outcome,
-            plies: report.plies,
-            best_move,
-            stats: report.stats,
-            unknown: report.unknown,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -245,6 +245,15 @@ pub fn reach(
     Ok(done)
 }
 
+/// Stores the reachable sets of a finished pass in `dir` (`reach.keys`).
+///
+/// # Errors
+/// A write error.
+pub fn save_reach(dir: &Path, sets: &[KeySet]) -> std::io::Result<()> {
+    let out: Vec<Out<'_>> = sets.iter().map(Out::Keys).collect();
+    save_layers(&dir.join("reach.keys"), sets.len(), &out)
+}
+
 /// The reachable sets of a finished reachability pass kept in `dir` (`reach.keys`), if they
 /// are there and have `count` layers.
 pub fn load_reach(dir: &Path, count: usize) -> Option<Vec<KeySet>> {

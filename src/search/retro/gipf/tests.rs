@@ -3,13 +3,18 @@
 use super::*;
 use crate::notation::Notation;
 
-/// Solved without files: the sets and cells of `model` from `root`.
-fn solved(model: &GipfModel, root: &Gipf) -> (Vec<KeySet>, Vec<KeptCells>) {
-    let run = (1u64 << 32, None, Spilling::DEFAULT);
-    let Ok((sets, cells, _)) = solve_all(model, root, run, &Limits::none(), Instant::now()) else {
-        panic!("solved");
-    };
-    (sets, cells)
+/// Solved without files by the driver: the sets and cells of every layer from `root`.
+fn solved(strong: &GipfStrong) -> (Vec<KeySet>, Vec<Vec<u16>>) {
+    let options = BuildOptions { keep_all: true, ..BuildOptions::default() };
+    let control = Control::default();
+    let built = build(strong, &options, &Hooks { control: &control, log: &|_| {} })
+        .unwrap_or_else(|e| panic!("solved: {e}"));
+    let cells = built
+        .cells
+        .into_iter()
+        .map(|c| c.map_or_else(Vec::new, |k| (*k).as_ref().to_vec()))
+        .collect();
+    (built.sets, cells)
 }
 
 /// Folded by the board's symmetries, every position reachable from the root has the cell
@@ -29,10 +34,11 @@ fn classes_have_the_cells_of_their_positions() {
     ] {
         let root = Gipf::parse_position(text).unwrap();
         let root = if root.params()[2] > root.params()[3] { root.colour_swapped() } else { root };
-        let plain = GipfModel::new(&root).unwrap();
-        let sym = GipfModel::new(&root).unwrap().with_symmetry();
-        let (ps, pc) = solved(&plain, &root);
-        let (ss, sc) = solved(&sym, &root);
+        let plain_strong = GipfStrong::new(&root, false, Spilling::DEFAULT).unwrap();
+        let sym_strong = GipfStrong::new(&root, true, Spilling::DEFAULT).unwrap();
+        let (plain, sym) = (plain_strong.model(), sym_strong.model());
+        let (ps, pc) = solved(&plain_strong);
+        let (ss, sc) = solved(&sym_strong);
         let (np, ns): (usize, usize) =
             (ps.iter().map(KeySet::len).sum(), ss.iter().map(KeySet::len).sum());
         assert!(ns <= np && (np < 1000 || ns * 3 < np), "{text}: {ns} classes of {np}");
@@ -40,7 +46,7 @@ fn classes_have_the_cells_of_their_positions() {
         let mut images = std::collections::HashSet::new();
         let board = sym.sym.expect("a symmetric model");
         for l in 0..ps.len() {
-            for i in 0..ps[l].len() {
+            for (i, &plain_cell) in pc[l].iter().enumerate() {
                 let pos = idx.unrank(l, ps[l].rank(i));
                 for s in 0..crate::games::gipf::symmetry::SYMMETRIES {
                     let (white, black) = (board.apply(s, pos.white), board.apply(s, pos.black));
@@ -48,13 +54,13 @@ fn classes_have_the_cells_of_their_positions() {
                 }
                 let r = idx.rank(&sym.canon(pos));
                 let j = ss[l].find(r).expect("the class of a reachable position is reached");
-                assert_eq!((*pc[l]).as_ref()[i], (*sc[l]).as_ref()[j as usize], "{text}");
+                assert_eq!(plain_cell, sc[l][j as usize], "{text}");
                 compared += 1;
             }
         }
-        let a = solve_gipf_with(&root, &Limits::none(), 1 << 12, None, Retro2Options::default());
+        let a = solve_gipf_with(&root, &Limits::none(), 1 << 12, &Retro2Options::default());
         let options = Retro2Options { symmetry: true, ..Retro2Options::default() };
-        let b = solve_gipf_with(&root, &Limits::none(), 1 << 12, None, options);
+        let b = solve_gipf_with(&root, &Limits::none(), 1 << 12, &options);
         assert_eq!((a.0.value(), a.0.plies), (b.0.value(), b.0.plies), "{text}");
         assert_eq!(b.1.reachable, ns as u64);
         assert_eq!(a.1.positions, np as u64, "{text}");
