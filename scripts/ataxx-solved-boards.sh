@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Strongly solves every Ataxx board R x C with 2 <= R <= C <= 7 and R*C <= 20 from the
+# Strongly solves every Ataxx board R x C with 2 <= R <= C <= 7 and R*C <= 21 from the
 # four-corner start, under the standard and the Polish rules, with the indexed retrograde
 # engine (`bitsolve table build`), and appends one row per board to the results table:
 #
@@ -7,7 +7,9 @@
 #
 # Boards already in the table are skipped; a killed run resumes from the per-layer
 # checkpoints (`--resume`). Time and peak memory of each board (`/usr/bin/time -v`) go to
-# the log. Usage: scripts/ataxx-solved-boards.sh  (env: BIN, OUT, LOG, TABLES, THREADS, MEMORY in GiB)
+# the log. Usage: scripts/ataxx-solved-boards.sh  (env: BIN, OUT, LOG, TABLES, THREADS, MEMORY in GiB,
+# BOARDS: only these boards, both rule sets, e.g. BOARDS=3x7 MEMORY=21 for the 21-square board,
+# whose largest layer of 1.9 billion positions needs about 17 GiB with the solved layers mapped)
 set -euo pipefail
 
 BIN=${BIN:-target/release/bitsolve}
@@ -26,7 +28,11 @@ jobs=("4x5 ataxx")
 for b in 2x2 2x3 2x4 2x5 2x6 2x7 3x3 3x4 3x5 3x6 4x4; do
     jobs+=("$b ataxx" "$b ataxx-polish")
 done
-jobs+=("4x5 ataxx-polish")
+jobs+=("4x5 ataxx-polish" "3x7 ataxx" "3x7 ataxx-polish")
+if [ -n "${BOARDS:-}" ]; then
+    jobs=()
+    for b in $BOARDS; do jobs+=("$b ataxx" "$b ataxx-polish"); done
+fi
 
 for job in "${jobs[@]}"; do
     read -r board game <<< "$job"
