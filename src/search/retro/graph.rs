@@ -24,7 +24,7 @@ pub const CHECK_EVERY: usize = 4096;
 /// An open-addressing set of 128-bit keys, each with a dense id (its insertion order).
 ///
 /// Slots hold `id + 1` (0 = empty) and the keys live in one vector indexed by id, so a
-/// position costs 16 bytes of key and 4 to 8 bytes of slots (load kept at most 1/2).
+/// position costs 16 bytes of key and 8 to 16 bytes of slots (load kept between 1/4 and 1/2).
 pub struct KeyIds {
     keys: Vec<u128>,
     slots: Vec<u32>,

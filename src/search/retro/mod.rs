@@ -3,21 +3,25 @@
 //!
 //! Three steps:
 //!
-//! 1. **Enumerate.** Breadth-first from the root over [`Game::generate_moves`] and
-//!    [`Game::play`]; each new position gets the next dense `u32` id. Positions are told apart
-//!    by [`Game::exact_key`], an injective 128-bit key, in an open-addressing table of ids (no
-//!    Zobrist hash as a key, so no silent collision). Children are recorded as forward edges in
-//!    CSR form (positions are expanded in id order, so the offsets come for free).
-//! 2. **Reverse.** The forward edges become predecessor lists, again in CSR form; the forward
-//!    lists are dropped and only each position's number of moves is kept.
-//! 3. **Label.** Finished positions take [`Game::outcome`] at distance 0. A FIFO queue then
-//!    spreads results to predecessors: a predecessor of a loss is a win (one ply longer); a
-//!    predecessor whose moves have all turned out to be wins for the opponent is a loss (its
-//!    count of unresolved moves reaches zero). The queue holds positions in order of distance,
-//!    so a win gets the shortest distance and a loss the longest, as minimax with
-//!    [`Value`](super::Value) ordering does. Whatever is still unresolved at the end is a
-//!    **draw**: neither side can force the game to end in its favour, so best play goes on
-//!    forever (or ends in a drawn finish).
+//! 1. **Enumerate** ([`graph::GraphModel::enumerate`]). Breadth-first from the root over
+//!    [`Game::generate_moves`] and [`Game::play`]; each new position gets the next dense `u32`
+//!    id. Positions are told apart by [`Game::exact_key`], an injective 128-bit key, in an
+//!    open-addressing table of ids (no Zobrist hash as a key, so no silent collision). Each
+//!    position's distinct children are recorded as forward edges in CSR form (positions are
+//!    expanded in id order, so the offsets come for free); the keys are dropped at the end.
+//! 2. **Solve** with the layered engine ([`solve::solve_layer`]): the graph is ONE layer whose
+//!    positions are the ids ([`graph::GraphModel`]), every move a *hidden* edge inside it.
+//!    The scan gives finished positions [`Game::outcome`] at distance 0, counts each other
+//!    position's distinct children and reverses the edges into lists of parents; the
+//!    propagation then takes positions in order of distance: a parent of a loss is a win (one
+//!    ply longer); a parent whose children have all turned out to be wins for the opponent is
+//!    a loss (its counter reaches zero). So a win gets the shortest distance and a loss the
+//!    longest, as minimax with [`Value`](super::Value) ordering does. Whatever is still
+//!    undecided at the end is a **draw**: neither side can force the game to end in its
+//!    favour, so best play goes on forever (or ends in a drawn finish).
+//! 3. **Read** the root's cell (id 0, [`values::cell`]): value and distance; the best move is
+//!    the first of the root's moves into a child of the opposite value one ply shorter (any
+//!    drawn child for a draw).
 //!
 //! # Repetition as a draw versus infinite play as a draw
 //!
@@ -41,15 +45,21 @@
 //! So the differential tests compare this solver with the brute-force oracle on any position,
 //! cycles included.
 //!
-//! Memory: per position about 16 bytes of key, 4 to 8 of table slots, 16 of predecessor
-//! offsets (two copies while they are filled), 4 of move count and 7 of outcome, label and
-//! distance; 8 bytes per move (forward and reverse edge, both alive while the reverse lists
-//! are built); and the positions waiting in the breadth-first queue. On GIPF S = 3 that comes
-//! to 85 to 125 bytes per position. The node limit of [`Limits`] caps the
-//! number of positions ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports
-//! `unknown` instead of exhausting memory. The time limit and the stop flag are checked at the
-//! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
-//! ignored.
+//! Memory: while enumerating, per position 16 bytes of key, 8 to 16 of table slots, 8 of CSR
+//! offset and 1 of outcome, 4 bytes per distinct child, and the positions waiting in the
+//! breadth-first queue. While solving (the keys gone): the offsets and outcomes, 3 bytes of
+//! cell and counter per position, 12 bytes per distinct child (the forward edge and the
+//! engine's reversed one, 8 bytes) and 4 bytes per entry of the engine's buckets of
+//! distances. The node limit of [`Limits`] caps the number of positions
+//! ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports `unknown` instead of
+//! exhausting memory. The time limit and the stop flag are checked at the start and every few
+//! thousand positions while enumerating, and followed by the engine's stop flag (a watcher
+//! thread raises it when the time is up) while solving. The engine's limits are reported as
+//! `unknown` too ([`Unknown::GaveUp`]): at most 255 distinct moves per position, distances up
+//! to [`values::cell::MAX_DISTANCE`] plies, at most [`solve::MAX_LAYER`] positions.
+//!
+//! Threads: the enumeration is sequential; the engine runs in the current rayon pool (the
+//! global one unless the caller installs another); a thread count is accepted and ignored.
 
 pub mod gipf;
 pub mod graph;
