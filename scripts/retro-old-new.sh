@@ -20,7 +20,6 @@ inputs=(
   "gipf S4-K4-W6-B5|gipf|4 4 6 5/3 2 W/W__B/_____/______/B_____W/______/_____/W__B"
   "ataxx 3x4|ataxx|x2o/4/o2x x 0 1"
   "ataxx 3x5|ataxx|x3o/5/o3x x 0 1"
-  "ataxx 4x4|ataxx|x2o/4/4/o2x x 0 1"
 )
 if [[ -n ${ONLY:-} ]]; then
   mapfile -t inputs < <(printf '%s\n' "${inputs[@]}" | grep -- "$ONLY")

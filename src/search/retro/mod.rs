@@ -167,7 +167,8 @@ impl<G: Game> Solver<G> for RetroSolver {
         // An unknown result still reports the positions enumerated (past the cap: the cap + 1).
         let unknown = |stop: Stop| {
             let (nodes, reason) = match stop {
-                Stop::Enumerate(EnumerateError::Stopped(n)) => (n, Unknown::Limit),
+                Stop::Enumerate(EnumerateError::Stopped(n))
+                | Stop::Engine(n, EngineError::Stopped) => (n, Unknown::Limit),
                 Stop::Enumerate(EnumerateError::TooMany(n)) => {
                     (n, Unknown::TooLarge { positions: n as u64, max: max as u64 })
                 }
@@ -179,7 +180,6 @@ impl<G: Game> Solver<G> for RetroSolver {
                             .into(),
                     ),
                 ),
-                Stop::Engine(n, EngineError::Stopped) => (n, Unknown::Limit),
                 Stop::Engine(n, e) => (n, Unknown::GaveUp(engine_failure(e))),
             };
             let stats = Stats { nodes: nodes as u64, elapsed: start.elapsed(), ..Stats::default() };
