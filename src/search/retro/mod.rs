@@ -3,21 +3,25 @@
 //!
 //! Three steps:
 //!
-//! 1. **Enumerate.** Breadth-first from the root over [`Game::generate_moves`] and
-//!    [`Game::play`]; each new position gets the next dense `u32` id. Positions are told apart
-//!    by [`Game::exact_key`], an injective 128-bit key, in an open-addressing table of ids (no
-//!    Zobrist hash as a key, so no silent collision). Children are recorded as forward edges in
-//!    CSR form (positions are expanded in id order, so the offsets come for free).
-//! 2. **Reverse.** The forward edges become predecessor lists, again in CSR form; the forward
-//!    lists are dropped and only each position's number of moves is kept.
-//! 3. **Label.** Finished positions take [`Game::outcome`] at distance 0. A FIFO queue then
-//!    spreads results to predecessors: a predecessor of a loss is a win (one ply longer); a
-//!    predecessor whose moves have all turned out to be wins for the opponent is a loss (its
-//!    count of unresolved moves reaches zero). The queue holds positions in order of distance,
-//!    so a win gets the shortest distance and a loss the longest, as minimax with
-//!    [`Value`](super::Value) ordering does. Whatever is still unresolved at the end is a
-//!    **draw**: neither side can force the game to end in its favour, so best play goes on
-//!    forever (or ends in a drawn finish).
+//! 1. **Enumerate** ([`graph::GraphModel::enumerate`]). Breadth-first from the root over
+//!    [`Game::generate_moves`] and [`Game::play`]; each new position gets the next dense `u32`
+//!    id. Positions are told apart by [`Game::exact_key`], an injective 128-bit key, in an
+//!    open-addressing table of ids (no Zobrist hash as a key, so no silent collision). Each
+//!    position's distinct children are recorded as forward edges in CSR form (positions are
+//!    expanded in id order, so the offsets come for free); the keys are dropped at the end.
+//! 2. **Solve** with the layered engine ([`solve::solve_layer`]): the graph is ONE layer whose
+//!    positions are the ids ([`graph::GraphModel`]), every move a *hidden* edge inside it.
+//!    The scan gives finished positions [`Game::outcome`] at distance 0, counts each other
+//!    position's distinct children and reverses the edges into lists of parents; the
+//!    propagation then takes positions in order of distance: a parent of a loss is a win (one
+//!    ply longer); a parent whose children have all turned out to be wins for the opponent is
+//!    a loss (its counter reaches zero). So a win gets the shortest distance and a loss the
+//!    longest, as minimax with [`Value`](super::Value) ordering does. Whatever is still
+//!    undecided at the end is a **draw**: neither side can force the game to end in its
+//!    favour, so best play goes on forever (or ends in a drawn finish).
+//! 3. **Read** the root's cell (id 0, [`values::cell`]): value and distance; the best move is
+//!    the first of the root's moves into a child of the opposite value one ply shorter (any
+//!    drawn child for a draw).
 //!
 //! # Repetition as a draw versus infinite play as a draw
 //!
@@ -41,20 +45,27 @@
 //! So the differential tests compare this solver with the brute-force oracle on any position,
 //! cycles included.
 //!
-//! Memory: per position about 16 bytes of key, 4 to 8 of table slots, 16 of predecessor
-//! offsets (two copies while they are filled), 4 of move count and 7 of outcome, label and
-//! distance; 8 bytes per move (forward and reverse edge, both alive while the reverse lists
-//! are built); and the positions waiting in the breadth-first queue. On GIPF S = 3 that comes
-//! to 85 to 125 bytes per position. The node limit of [`Limits`] caps the
-//! number of positions ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports
-//! `unknown` instead of exhausting memory. The time limit and the stop flag are checked at the
-//! start and every few thousand positions in every step. Single-threaded; a thread count is accepted and
-//! ignored.
+//! Memory: while enumerating, per position 16 bytes of key, 8 to 16 of table slots, 8 of CSR
+//! offset and 1 of outcome, 4 bytes per distinct child, and the positions waiting in the
+//! breadth-first queue. While solving (the keys gone): the offsets and outcomes, 3 bytes of
+//! cell and counter per position, 12 bytes per distinct child (the forward edge and the
+//! engine's reversed one, 8 bytes) and 4 bytes per entry of the engine's buckets of
+//! distances. The node limit of [`Limits`] caps the number of positions
+//! ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports `unknown` instead of
+//! exhausting memory. The time limit and the stop flag are checked at the start and every few
+//! thousand positions while enumerating, and followed by the engine's stop flag (a watcher
+//! thread raises it when the time is up) while solving. The engine's limits are reported as
+//! `unknown` too ([`Unknown::GaveUp`]): at most 255 distinct moves per position, distances up
+//! to [`values::cell::MAX_DISTANCE`] plies, at most [`solve::MAX_LAYER`] positions.
+//!
+//! Threads: the enumeration is sequential; the engine runs in the current rayon pool (the
+//! global one unless the caller installs another); a thread count is accepted and ignored.
 
 pub mod ataxx;
 pub mod driver;
 pub mod file;
 pub mod gipf;
+pub mod graph;
 pub mod hidden;
 pub mod keyset;
 pub mod layers;
@@ -65,24 +76,20 @@ pub mod strong;
 pub mod table;
 pub mod values;
 
-use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
+use self::graph::{EnumerateError, GraphModel};
+use self::solve::{Control, EngineError, solve_layer};
+use self::values::{DRAW, LOSS, WIN, cell};
 use super::{Limits, Report, Solver, Stats, Unknown};
-use crate::game::{Game, MoveList, Outcome};
+use crate::game::{Game, Outcome};
 
 /// Cap on the positions enumerated when the limits give no node limit (about 5 GB for GIPF).
 pub const DEFAULT_MAX_POSITIONS: usize = 50_000_000;
 
-/// How often (in positions) the time limit and the stop flag are looked at.
-const CHECK_EVERY: usize = 4096;
-
-/// Label of a position while labelling.
-const UNKNOWN: u8 = 0;
-const WIN: u8 = 1;
-const LOSS: u8 = 2;
-const DRAW: u8 = 3;
+/// How often the time limit is looked at while the engine runs.
+const WATCH_EVERY: Duration = Duration::from_millis(5);
 
 /// The retrograde solver (stateless between solves). It writes nothing: an unknown result
 /// carries its reason ([`Report::unknown`]).
@@ -102,235 +109,12 @@ impl RetroSolver {
     }
 }
 
-/// An open-addressing set of 128-bit keys, each with a dense id (its insertion order).
-///
-/// Slots hold `id + 1` (0 = empty) and the keys live in one vector indexed by id, so a
-/// position costs 16 bytes of key and 4 to 8 bytes of slots (load kept at most 1/2).
-struct KeyIds {
-    keys: Vec<u128>,
-    slots: Vec<u32>,
-    mask: usize,
-}
-
-impl KeyIds {
-    fn new() -> Self {
-        KeyIds { keys: Vec::new(), slots: vec![0; 1024], mask: 1023 }
-    }
-
-    #[inline]
-    fn slot_of(key: u128, mask: usize) -> usize {
-        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
-        let h = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((h ^ (h >> 29)) as usize) & mask
-    }
-
-    fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// The id of `key`, if it is in the set.
-    fn get(&self, key: u128) -> Option<u32> {
-        let mut i = Self::slot_of(key, self.mask);
-        loop {
-            match self.slots[i] {
-                0 => return None,
-                s if self.keys[s as usize - 1] == key => return Some(s - 1),
-                _ => i = (i + 1) & self.mask,
-            }
-        }
-    }
-
-    /// The id of `key` and whether it is new (then it gets the next id).
-    fn insert(&mut self, key: u128) -> (u32, bool) {
-        let mut i = Self::slot_of(key, self.mask);
-        loop {
-            match self.slots[i] {
-                0 => break,
-                s if self.keys[s as usize - 1] == key => return (s - 1, false),
-                _ => i = (i + 1) & self.mask,
-            }
-        }
-        let id = self.keys.len() as u32;
-        self.keys.push(key);
-        self.slots[i] = id + 1;
-        if 2 * self.keys.len() > self.slots.len() {
-            self.grow();
-        }
-        (id, true)
-    }
-
-    fn grow(&mut self) {
-        let size = self.slots.len() * 2;
-        let mask = size - 1;
-        let mut slots = vec![0u32; size];
-        for (id, &key) in self.keys.iter().enumerate() {
-            let mut i = Self::slot_of(key, mask);
-            while slots[i] != 0 {
-                i = (i + 1) & mask;
-            }
-            slots[i] = id as u32 + 1;
-        }
-        self.slots = slots;
-        self.mask = mask;
-    }
-}
-
 /// Why a solve gave up.
 enum Stop {
-    /// Time limit or stop flag, after enumerating this many positions.
-    Limit(usize),
-    /// More positions than allowed: this many were enumerated (the cap plus one).
-    TooMany(usize),
-    /// A position without an exact key.
-    NoKey,
-}
-
-/// The reachable position graph: ids, and each position's move count and predecessors.
-struct Retro {
-    ids: KeyIds,
-    /// Number of moves of each position (0 for finished ones), counted down while labelling.
-    remaining: Vec<u32>,
-    /// Outcome of each finished position (`None` for positions in play).
-    finished: Vec<Option<Outcome>>,
-    /// Predecessor lists in CSR form: those of `i` are `preds[pred_start[i]..pred_start[i+1]]`.
-    pred_start: Vec<usize>,
-    preds: Vec<u32>,
-    /// Deepest breadth-first layer (plies from the root to the farthest position).
-    layers: u32,
-}
-
-impl Retro {
-    /// Enumerates every position reachable from `root` and builds the predecessor lists.
-    fn build<G: Game>(
-        root: &G,
-        max: usize,
-        limits: &Limits,
-        start: Instant,
-    ) -> Result<Retro, Stop> {
-        let mut ids = KeyIds::new();
-        let root_key = root.exact_key().ok_or(Stop::NoKey)?;
-        ids.insert(root_key);
-        let mut queue = VecDeque::from([root.clone()]);
-        let mut starts: Vec<usize> = Vec::new();
-        let mut targets: Vec<u32> = Vec::new();
-        let mut finished = Vec::new();
-        let mut moves = G::Moves::default();
-        let (mut layers, mut layer_end) = (0u32, 1usize);
-        let mut expanded = 0usize;
-        while let Some(pos) = queue.pop_front() {
-            if expanded == layer_end {
-                layers += 1;
-                layer_end = ids.len();
-            }
-            expanded += 1;
-            if expanded.is_multiple_of(CHECK_EVERY) && stopped(limits, start) {
-                return Err(Stop::Limit(ids.len()));
-            }
-            starts.push(targets.len());
-            let outcome = pos.outcome();
-            finished.push(outcome);
-            if outcome.is_some() {
-                continue;
-            }
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            for &mv in moves.iter() {
-                let mut child = pos.clone();
-                child.play(mv);
-                let key = child.exact_key().ok_or(Stop::NoKey)?;
-                let (id, new) = ids.insert(key);
-                if new {
-                    if ids.len() > max {
-                        return Err(Stop::TooMany(ids.len()));
-                    }
-                    queue.push_back(child);
-                }
-                targets.push(id);
-            }
-        }
-        starts.push(targets.len());
-        drop(queue);
-        let n = ids.len();
-        let remaining: Vec<u32> = starts.windows(2).map(|w| (w[1] - w[0]) as u32).collect();
-        drop(starts);
-        // Counting sort of the edges by target.
-        let mut pred_start = vec![0usize; n + 1];
-        for &t in &targets {
-            pred_start[t as usize + 1] += 1;
-        }
-        for i in 0..n {
-            pred_start[i + 1] += pred_start[i];
-        }
-        let mut fill = pred_start.clone();
-        let mut preds = vec![0u32; targets.len()];
-        let mut source = 0usize;
-        let mut left = remaining.first().copied().unwrap_or(0);
-        for (e, &t) in targets.iter().enumerate() {
-            while left == 0 {
-                source += 1;
-                left = remaining[source];
-            }
-            left -= 1;
-            preds[fill[t as usize]] = source as u32;
-            fill[t as usize] += 1;
-            if e % (CHECK_EVERY * 16) == 0 && stopped(limits, start) {
-                return Err(Stop::Limit(n));
-            }
-        }
-        Ok(Retro { ids, remaining, finished, pred_start, preds, layers })
-    }
-
-    /// Labels every position: win or loss with its distance, or draw. Returns labels and
-    /// distances (the distance of a draw is meaningless).
-    fn label(&mut self, limits: &Limits, start: Instant) -> Result<(Vec<u8>, Vec<u32>), Stop> {
-        let n = self.ids.len();
-        let mut label = vec![UNKNOWN; n];
-        let mut dist = vec![0u32; n];
-        let mut queue: Vec<u32> = Vec::new();
-        for (i, f) in self.finished.iter().enumerate() {
-            match f {
-                Some(Outcome::Win) => label[i] = WIN,
-                Some(Outcome::Loss) => label[i] = LOSS,
-                Some(Outcome::Draw) => label[i] = DRAW,
-                None => continue,
-            }
-            if label[i] != DRAW {
-                queue.push(i as u32);
-            }
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let c = queue[head] as usize;
-            head += 1;
-            if head.is_multiple_of(CHECK_EVERY * 16) && stopped(limits, start) {
-                return Err(Stop::Limit(n));
-            }
-            let d = dist[c] + 1;
-            for &p in &self.preds[self.pred_start[c]..self.pred_start[c + 1]] {
-                let p = p as usize;
-                if label[p] != UNKNOWN {
-                    continue;
-                }
-                if label[c] == LOSS {
-                    label[p] = WIN;
-                } else {
-                    self.remaining[p] -= 1;
-                    if self.remaining[p] > 0 {
-                        continue;
-                    }
-                    label[p] = LOSS;
-                }
-                dist[p] = d;
-                queue.push(p as u32);
-            }
-        }
-        for l in &mut label {
-            if *l == UNKNOWN {
-                *l = DRAW;
-            }
-        }
-        Ok((label, dist))
-    }
+    /// The enumeration ended without a graph.
+    Enumerate(EnumerateError),
+    /// The engine failed on a graph of this many positions.
+    Engine(usize, EngineError),
 }
 
 fn stopped(limits: &Limits, start: Instant) -> bool {
@@ -338,11 +122,40 @@ fn stopped(limits: &Limits, start: Instant) -> bool {
         || limits.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
 }
 
+/// Runs `f` with a stop flag that follows the limits: the limits' own flag when there is no
+/// time limit, otherwise one raised by a watcher thread once [`stopped`] says so (the engine
+/// only reads a flag).
+fn with_stop_flag<T>(limits: &Limits, start: Instant, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    if limits.time.is_none() {
+        let idle = AtomicBool::new(false);
+        return f(limits.stop.as_deref().unwrap_or(&idle));
+    }
+    let flag = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                if stopped(limits, start) {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::park_timeout(WATCH_EVERY);
+            }
+        });
+        let out = f(&flag);
+        done.store(true, Ordering::Relaxed);
+        watcher.thread().unpark();
+        out
+    })
+}
+
 impl<G: Game> Solver<G> for RetroSolver {
     /// Solves `root` exactly; a node limit caps the positions enumerated. Reports `unknown`
     /// with its reason ([`Report::unknown`]) past the cap ([`Unknown::TooLarge`]), for games
-    /// without [`Game::exact_key`] ([`Unknown::Unsupported`]), and when the time limit or stop
-    /// flag ends the solve ([`Unknown::Limit`]).
+    /// without [`Game::exact_key`] ([`Unknown::Unsupported`]), when the time limit or stop
+    /// flag ends the solve ([`Unknown::Limit`]), and when the engine cannot hold the graph
+    /// ([`Unknown::GaveUp`]: a position with more than 255 distinct moves, a distance past
+    /// [`cell::MAX_DISTANCE`] plies, more than [`solve::MAX_LAYER`] positions).
     fn solve(&mut self, root: &G, limits: &Limits) -> Report<G::Move> {
         let start = Instant::now();
         if let Some(outcome) = root.outcome() {
@@ -358,9 +171,12 @@ impl<G: Game> Solver<G> for RetroSolver {
         // An unknown result still reports the positions enumerated (past the cap: the cap + 1).
         let unknown = |stop: Stop| {
             let (nodes, reason) = match stop {
-                Stop::Limit(n) => (n, Unknown::Limit),
-                Stop::TooMany(n) => (n, Unknown::TooLarge { positions: n as u64, max: max as u64 }),
-                Stop::NoKey => (
+                Stop::Enumerate(EnumerateError::Stopped(n))
+                | Stop::Engine(n, EngineError::Stopped) => (n, Unknown::Limit),
+                Stop::Enumerate(EnumerateError::TooMany(n)) => {
+                    (n, Unknown::TooLarge { positions: n as u64, max: max as u64 })
+                }
+                Stop::Enumerate(EnumerateError::NoKey) => (
                     0,
                     Unknown::Unsupported(
                         "the retrograde solver needs Game::exact_key, which this game (or this \
@@ -368,49 +184,62 @@ impl<G: Game> Solver<G> for RetroSolver {
                             .into(),
                     ),
                 ),
+                Stop::Engine(n, e) => (n, Unknown::GaveUp(engine_failure(e))),
             };
             let stats = Stats { nodes: nodes as u64, elapsed: start.elapsed(), ..Stats::default() };
             Report::unknown_because(reason, stats)
         };
-        if stopped(limits, start) {
-            return unknown(Stop::Limit(0));
-        }
-        let mut retro = match Retro::build(root, max, limits, start) {
-            Ok(r) => r,
-            Err(stop) => return unknown(stop),
+        let (graph, root_moves) = match GraphModel::enumerate(root, max, || stopped(limits, start))
+        {
+            Ok(g) => g,
+            Err(e) => return unknown(Stop::Enumerate(e)),
         };
-        let nodes = retro.ids.len();
-        let (label, dist) = match retro.label(limits, start) {
-            Ok(l) => l,
-            Err(stop) => return unknown(stop),
+        let nodes = graph.len();
+        let cells = with_stop_flag(limits, start, |flag| {
+            let control = Control { progress: None, stop: Some(flag) };
+            solve_layer(&graph, 0, &[], None, &control)
+        });
+        let cells = match cells {
+            Ok(c) => c,
+            Err(e) => return unknown(Stop::Engine(nodes, e)),
         };
         // The root is id 0; its best move leads to a child that keeps its value.
-        let mut moves = G::Moves::default();
-        root.generate_moves(&mut moves);
-        let wanted = match label[0] {
+        let (value, distance) = (cell::value(cells[0]), cell::distance(cells[0]));
+        let wanted = match value {
             WIN => LOSS,
             LOSS => WIN,
             _ => DRAW,
         };
-        let best_move = moves.iter().copied().find(|&mv| {
-            let mut child = root.clone();
-            child.play(mv);
-            let Some(c) = child.exact_key().and_then(|k| retro.ids.get(k)) else { return false };
-            let c = c as usize;
-            label[c] == wanted && (wanted == DRAW || dist[c] + 1 == dist[0])
+        let best_move = root_moves.iter().find_map(|&(mv, c)| {
+            let c = cells[c as usize];
+            (cell::value(c) == wanted && (wanted == DRAW || cell::distance(c) + 1 == distance))
+                .then_some(mv)
         });
-        let (outcome, plies) = match label[0] {
-            WIN => (Outcome::Win, Some(dist[0])),
-            LOSS => (Outcome::Loss, Some(dist[0])),
+        let (outcome, plies) = match value {
+            WIN => (Outcome::Win, Some(u32::from(distance))),
+            LOSS => (Outcome::Loss, Some(u32::from(distance))),
             _ => (Outcome::Draw, None),
         };
         let stats = Stats {
             nodes: nodes as u64,
-            max_depth: retro.layers,
+            max_depth: graph.depth(),
             elapsed: start.elapsed(),
             ..Stats::default()
         };
         Report::solved(outcome, plies, best_move, stats)
+    }
+}
+
+/// Why the engine could not solve the graph, in words.
+fn engine_failure(e: EngineError) -> String {
+    match e {
+        EngineError::TooManyMoves => "the retrograde engine takes at most 255 distinct moves \
+                                      per position, and a position has more"
+            .into(),
+        EngineError::LayerTooLarge(n) => {
+            format!("the retrograde engine takes at most {} positions, not {n}", solve::MAX_LAYER)
+        }
+        e => format!("the retrograde engine gave up: {e}"),
     }
 }
 
@@ -509,18 +338,5 @@ mod tests {
             "{:?}",
             r.unknown
         );
-    }
-
-    #[test]
-    fn key_ids_survive_growth() {
-        let mut ids = KeyIds::new();
-        for i in 0..10_000u128 {
-            assert_eq!(ids.insert((i * 0x1_0000_0001) << 40), (i as u32, true));
-        }
-        for i in 0..10_000u128 {
-            assert_eq!(ids.insert((i * 0x1_0000_0001) << 40), (i as u32, false));
-            assert_eq!(ids.get((i * 0x1_0000_0001) << 40), Some(i as u32));
-        }
-        assert_eq!(ids.get(7), None);
     }
 }
