@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::ataxx::AtaxxModel;
-use bitsolve::search::retro::layers::solve_in_memory;
+use bitsolve::search::retro::driver::solve_in_memory;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 fn whole_board(c: &mut Criterion) {

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs the sharded table build of scripts/slurm-table.sh without Slurm, on this machine: the
 # same step commands (`scripts/slurm-table.sh step ...`) as plain processes in dependency
-# order (reach; per layer from the full board down, SHARDS shard processes at once, then the
-# merge; assemble), then builds the same board in one process (`bitsolve table build`) and
+# order (reach; per layer from the last down, SHARDS shard processes at once, then the
+# merge; assemble), then builds the same root in one process (`bitsolve table build`) and
 # checks that both table files are byte-identical and that both CSV rows are equal.
 #
-# Usage: scripts/table-shards-local.sh [GAME] [BOARD] [SHARDS] [DIR]
+# Usage: scripts/table-shards-local.sh [GAME] [ROOT] [SHARDS] [DIR]
 #   e.g. scripts/table-shards-local.sh ataxx 3x5 3 /tmp/bitsolve-shards
+#        scripts/table-shards-local.sh gipf "2 2 9 9/6 6 W/WB/B_W/WB" 3 /tmp/bitsolve-shards
 # Env: BITSOLVE (binary), THREADS (threads per shard process, default 1).
 # Timings per layer go to standard error, the lines of each step to DIR/BOARD-GAME-steps.log;
 # the exit code is 1 if the tables differ (or a step fails).
@@ -18,14 +19,14 @@ shards=${3:-3}
 dir=${4:-/tmp/bitsolve-shards}
 export BITSOLVE=${BITSOLVE:-./target/release/bitsolve}
 export THREADS=${THREADS:-1}
-ranks=${board%[xX]*}
-files=${board#*[xX]}
-squares=$((ranks * files))
+if [ "$game" = gipf ]; then root=(--position "$board"); else root=(--board "$board"); fi
+name=$(echo "$board" | tr ' /' '_-')
 mkdir -p "$dir"
-sharded=$dir/$board-$game-sharded.tbl
-single=$dir/$board-$game-single.tbl
+sharded=$dir/$name-$game-sharded.tbl
+single=$dir/$name-$game-single.tbl
+layers=$("$BITSOLVE" table info --game "$game" "${root[@]}" --out "$single" | sed -n 's/^layers=\([0-9]*\).*/\1/p')
 step=scripts/slurm-table.sh
-log=$dir/$board-$game-steps.log
+log=$dir/$name-$game-steps.log
 : > "$log"
 now() { date +%s.%N; }
 since() { echo "$(now) - $1" | bc; }
@@ -33,7 +34,7 @@ since() { echo "$(now) - $1" | bc; }
 t0=$(now)
 "$step" step reach "$game" "$board" "$sharded" "$shards"
 echo "reach: $(since "$t0") s" >&2
-for ((k = squares; k >= 0; k--)); do
+for ((k = layers - 1; k >= 0; k--)); do
   t=$(now)
   pids=()
   for ((s = 0; s < shards; s++)); do
@@ -50,7 +51,7 @@ done
 echo "sharded build: $(since "$t0") s" >&2
 
 t1=$(now)
-"$BITSOLVE" table build --game "$game" --board "$board" --out "$single" --threads "$THREADS" \
+"$BITSOLVE" table build --game "$game" "${root[@]}" --out "$single" --threads "$THREADS" \
   --quiet --csv > "$single.csv"
 echo "one-process build: $(since "$t1") s" >&2
 cat "$sharded.csv"

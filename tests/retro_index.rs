@@ -5,7 +5,8 @@ use bitsolve::game::Outcome;
 use bitsolve::games::ataxx::index::AtaxxIndex;
 use bitsolve::search::retro::RetroSolver;
 use bitsolve::search::retro::ataxx::AtaxxModel;
-use bitsolve::search::retro::layers::{Tally, reachable, solve_in_memory, solve_layers};
+use bitsolve::search::retro::driver::{solve_in_memory, solve_only};
+use bitsolve::search::retro::layers::{Tally, reachable};
 use bitsolve::search::retro::model::{LayerModel, Propagation};
 use bitsolve::search::retro::solve::Control;
 use bitsolve::search::retro::values::{DRAW, LOSS, WIN, cell};
@@ -131,7 +132,7 @@ fn solved_cells_are_locally_consistent() {
     }
 }
 
-fn check_consistency<M: LayerModel>(model: &M) {
+fn check_consistency<M: LayerModel + Clone>(model: &M) {
     let table = solve_in_memory(model).unwrap();
     for (l, cells) in table.iter().enumerate() {
         model.scan(l, 0, cells.len() as u64, |i, pos| {
@@ -218,31 +219,23 @@ fn reachable_only_solve_agrees_with_the_full_solve() {
     }
 }
 
-fn reachable_only<M: LayerModel>(model: &M, start: &Ataxx<false>) {
+fn reachable_only<M: LayerModel + Clone>(model: &M, start: &Ataxx<false>) {
     let index = AtaxxIndex::<false>::for_position(start);
     let (l0, r0) = index.rank(start).unwrap();
     let full = solve_in_memory(model).unwrap();
     let reached = reachable(model, (l0, r0, 0), &Control::default()).unwrap();
     let mut kept = 0;
-    solve_layers::<M, bitsolve::search::retro::solve::EngineError>(
-        model,
-        None,
-        0,
-        Some(&reached),
-        &Control::default(),
-        |l, cells| {
-            for (i, &c) in cells.iter().enumerate() {
-                if !reached[l].is_empty() && reached[l].get(i as u64) != 0 {
-                    assert_eq!(c, full[l][i]);
-                    kept += 1;
-                } else {
-                    assert_eq!(c, cell::SKIPPED);
-                }
+    let only = reachable(model, (l0, r0, 0), &Control::default()).unwrap();
+    for (l, cells) in solve_only(model, only).unwrap().iter().enumerate() {
+        for (i, &c) in cells.iter().enumerate() {
+            if !reached[l].is_empty() && reached[l].get(i as u64) != 0 {
+                assert_eq!(c, full[l][i]);
+                kept += 1;
+            } else {
+                assert_eq!(c, cell::SKIPPED);
             }
-            Ok(())
-        },
-    )
-    .unwrap();
+        }
+    }
     assert!(kept > 1000);
 }
 

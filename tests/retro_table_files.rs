@@ -234,6 +234,20 @@ fn gipf_tables_agree_on(nodes: u64, least: usize) {
                 }
             }
         }
+        // `table sample`: positions of the table with their values and distances.
+        let sample = run(&["table", "sample", "--table", path.to_str().unwrap(), "--count", "20"]);
+        assert!(sample.status.success(), "{}", String::from_utf8_lossy(&sample.stderr));
+        let rows = String::from_utf8_lossy(&sample.stdout).into_owned();
+        let mut sampled = 0;
+        for row in rows.lines().filter(|l| l.starts_with("sample-")) {
+            let f: Vec<&str> = row.split('\t').collect();
+            let got = table.answer(&Gipf::parse_position(f[1]).unwrap()).unwrap();
+            assert_eq!(got.outcome.to_string(), f[2], "{row}");
+            let plies = got.plies.map_or_else(|| "-".to_string(), |p| p.to_string());
+            assert!(f[0].ends_with(&format!("-plies-{plies}")), "{row}");
+            sampled += 1;
+        }
+        assert_eq!(sampled, 20, "{rows}");
         let q = run(&["table", "query", "--table", path.to_str().unwrap(), "--position", text]);
         assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
         let line = String::from_utf8_lossy(&q.stdout).into_owned();

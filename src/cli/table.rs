@@ -3,6 +3,7 @@
 //! four-corner start (`--board RxC`) and GIPF roots (`--position LINE`). Lookups, checks and
 //! the upgrade of first-format files.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,6 +33,9 @@ pub enum TableArgs {
     /// Strongly solves a root (an Ataxx board's start, or a GIPF position); writes the table
     /// file.
     Build(BuildArgs),
+    /// Prints the layers and indexed positions of a root's table, `layers=N indexed=M` (for
+    /// scripts that plan a sharded build).
+    Info(StepArgs),
     /// Sharded build, step 1: the positions reachable from the root, stored in `FILE.parts/`
     /// (starts a fresh sharded build: the directory is cleared first).
     Reach(StepArgs),
@@ -48,6 +52,9 @@ pub enum TableArgs {
     Query(QueryArgs),
     /// Checks every layer's checksum of a table file.
     Verify(VerifyArgs),
+    /// Draws positions of a table at random and prints them as a dataset (`id`, `position`,
+    /// `expected`; the id holds the layer, rank and distance), for checks by other solvers.
+    Sample(SampleArgs),
     /// Rewrites a table file of the first format (no checksums) in the current one.
     Upgrade(UpgradeArgs),
 }
@@ -166,6 +173,20 @@ pub struct VerifyArgs {
     table: PathBuf,
 }
 
+/// Options of `table sample`.
+#[derive(clap::Args, Debug)]
+pub struct SampleArgs {
+    /// The table file.
+    #[arg(long)]
+    table: PathBuf,
+    /// How many positions.
+    #[arg(long, default_value_t = 100)]
+    count: usize,
+    /// The seed of the draw.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 /// Options of `table upgrade`.
 #[derive(clap::Args, Debug)]
 pub struct UpgradeArgs {
@@ -182,9 +203,10 @@ pub fn run(args: &TableArgs) -> anyhow::Result<ExitCode> {
     let spec = match args {
         TableArgs::Query(q) => return query(q),
         TableArgs::Verify(v) => return verify(&v.table),
+        TableArgs::Sample(a) => return sample(a),
         TableArgs::Upgrade(u) => return upgrade(u),
         TableArgs::Build(a) => &a.spec,
-        TableArgs::Reach(a) => &a.spec,
+        TableArgs::Info(a) | TableArgs::Reach(a) => &a.spec,
         TableArgs::Layer(a) => &a.spec,
         TableArgs::Merge(a) => &a.spec,
         TableArgs::Assemble(a) => &a.spec,
@@ -253,12 +275,16 @@ fn bar(len: Option<u64>, quiet: bool, what: &str) -> ProgressBar {
 fn run_on<S: Strong>(args: &TableArgs, strong: &S, row: &Row) -> anyhow::Result<ExitCode> {
     let spec = match args {
         TableArgs::Build(a) => &a.spec,
-        TableArgs::Reach(a) => &a.spec,
+        TableArgs::Info(a) | TableArgs::Reach(a) => &a.spec,
         TableArgs::Layer(a) => &a.spec,
         TableArgs::Merge(a) => &a.spec,
         TableArgs::Assemble(a) => &a.spec,
         _ => unreachable!("lookups are run before"),
     };
+    if let TableArgs::Info(_) = args {
+        println!("layers={} indexed={}", strong.layers(), strong.indexed());
+        return Ok(ExitCode::SUCCESS);
+    }
     let parts = Parts::new(&spec.out)
         .with_context(|| format!("creating the directory of {}", spec.out.display()))?;
     let quiet = spec.quiet;
@@ -397,11 +423,7 @@ fn open(path: &Path) -> anyhow::Result<Arc<TableFile>> {
 
 fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let file = open(&args.table)?;
-    let name = file.description().require("game")?;
-    let game = GameKind::ALL
-        .into_iter()
-        .find(|k| k.name() == name)
-        .with_context(|| format!("the table is of an unknown game `{name}`"))?;
+    let game = game_of(&file)?;
     let line = bitsolve::with_game!(game, G => answer_line::<G>(file, &args.position))?;
     println!("{line}");
     Ok(ExitCode::SUCCESS)
@@ -415,6 +437,40 @@ fn answer_line<G: Notation>(file: Arc<TableFile>, text: &str) -> anyhow::Result<
     let best = a.best.map_or_else(|| "none".to_string(), |m| pos.format_move(m));
     let plies = a.plies.map_or(String::new(), |p| format!(" plies={p}"));
     Ok(format!("result={}{plies} best_move={best}", a.outcome))
+}
+
+/// The game of a table's description.
+fn game_of(file: &TableFile) -> anyhow::Result<GameKind> {
+    let name = file.description().require("game")?;
+    GameKind::ALL
+        .into_iter()
+        .find(|k| k.name() == name)
+        .with_context(|| format!("the table is of an unknown game `{name}`"))
+}
+
+fn sample(args: &SampleArgs) -> anyhow::Result<ExitCode> {
+    let file = open(&args.table)?;
+    let game = game_of(&file)?;
+    let text = bitsolve::with_game!(game, G => sample_rows::<G>(file, args))?;
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The dataset of `args.count` positions drawn from `file`.
+fn sample_rows<G: Notation>(file: Arc<TableFile>, args: &SampleArgs) -> anyhow::Result<String> {
+    let table = GameTable::<G>::new(file)?;
+    let mut text = format!(
+        "# {} positions drawn from {} (seed {}); id: sample-N-plies-P (P: - for a draw or a \
+         table without distances)\nid\tposition\texpected\n",
+        args.count,
+        args.table.display(),
+        args.seed
+    );
+    for (i, (pos, a)) in table.sample(args.count, args.seed)?.into_iter().enumerate() {
+        let plies = a.plies.map_or_else(|| "-".to_string(), |p| p.to_string());
+        writeln!(text, "sample-{i}-plies-{plies}\t{}\t{}", pos.format_position(), a.outcome)?;
+    }
+    Ok(text)
 }
 
 fn verify(path: &Path) -> anyhow::Result<ExitCode> {

@@ -128,9 +128,18 @@ pub type FirstMoveFn<G> = fn(&G) -> Option<<G as Game>::Move>;
 /// [`Configurable::set_option`]'s signature.
 pub type SetOptionFn<G> = fn(&mut G, &str, &str) -> Result<(), String>;
 
-/// Finds a position of a table file: the layer and rank the file stores it under, or why it
-/// cannot be in that table.
-pub type Locator<G> = Box<dyn Fn(&G) -> Result<(usize, u64), TableError> + Send + Sync>;
+/// The layer and rank of a position in a table, or why it cannot be in it.
+pub type LocateFn<G> = Box<dyn Fn(&G) -> Result<(usize, u64), TableError> + Send + Sync>;
+
+/// How the positions of a table file map to the layers and ranks it stores them under, both
+/// ways.
+pub struct Locator<G> {
+    /// The layer and rank of a position, or why it cannot be in the table.
+    pub locate: LocateFn<G>,
+    /// The position of a layer and rank of the table's index (with symmetry, the class's
+    /// canonical position).
+    pub position: Box<dyn Fn(usize, u64) -> G + Send + Sync>,
+}
 
 /// [`Tablebase::locator`]'s signature.
 pub type LocatorFn<G> = fn(&TableFile) -> Result<Locator<G>, TableError>;

@@ -366,13 +366,17 @@ impl<const POLISH: bool> Tablebase for Ataxx<POLISH> {
         if table.format() != CellFormat::Values2 {
             return Err(TableError::Bad("an Ataxx table of 16-bit cells".into()));
         }
-        Ok(Box::new(move |pos: &Ataxx<POLISH>| {
-            index.rank(pos).ok_or_else(|| {
-                TableError::Mismatch(
-                    "the position is not on the table's board (size or blocked squares)".into(),
-                )
-            })
-        }))
+        let unrank = index.clone();
+        Ok(Locator {
+            locate: Box::new(move |pos: &Ataxx<POLISH>| {
+                index.rank(pos).ok_or_else(|| {
+                    TableError::Mismatch(
+                        "the position is not on the table's board (size or blocked squares)".into(),
+                    )
+                })
+            }),
+            position: Box::new(move |layer, rank| unrank.unrank(layer, rank)),
+        })
     }
 }
 

@@ -15,9 +15,12 @@ use super::file::{CellFormat, LayerSource, write_table};
 use super::hidden::{Hidden, Spill};
 use super::layers::{KeptCells, Tally};
 use super::model::LayerModel;
-use super::solve::{Control, Scanned, propagate, propagate_with, scan_range, shard_range};
+use super::solve::{
+    Control, EngineError, Scanned, propagate, propagate_with, scan_range, shard_range,
+};
 use super::store::Parts;
 use super::strong::{ReachLimits, Strong, StrongError};
+use super::values::PackedValues;
 use super::values::{cell, zeroed_huge};
 
 /// How [`build`] runs.
@@ -454,4 +457,135 @@ pub fn assemble<S: Strong>(
     write_table(out, &strong.description(), format, &sources).map_err(io)?;
     parts.remove().map_err(io)?;
     Ok((tally, root))
+}
+
+/// Solves every layer of `model` (every position of its index) with the driver
+/// ([`super::driver::build`]) and keeps them all in memory (for small boards, tests and
+/// benches): the cells of layer `l` are `result[l]`.
+///
+/// # Errors
+/// See [`EngineError`].
+pub fn solve_in_memory<M: LayerModel + Clone>(model: &M) -> Result<Vec<Vec<u16>>, EngineError> {
+    solve_whole(model, None)
+}
+
+/// [`solve_in_memory`] on the positions of `only` (per layer; a set closed under moves, such as
+/// [`super::layers::reachable`]'s): the others are left out ([`cell::SKIPPED`]), as are the layers whose set
+/// is empty.
+///
+/// # Errors
+/// See [`EngineError`].
+pub fn solve_only<M: LayerModel + Clone>(
+    model: &M,
+    only: Vec<PackedValues>,
+) -> Result<Vec<Vec<u16>>, EngineError> {
+    solve_whole(model, Some(only))
+}
+
+fn solve_whole<M: LayerModel + Clone>(
+    model: &M,
+    only: Option<Vec<PackedValues>>,
+) -> Result<Vec<Vec<u16>>, EngineError> {
+    let whole = Whole { model: model.clone(), only: std::sync::Mutex::new(only) };
+    let options = BuildOptions { keep_all: true, ..Default::default() };
+    let control = Control::default();
+    let hooks = Hooks { control: &control, log: &|_| {} };
+    let built = build(&whole, &options, &hooks).map_err(|e| match e {
+        StrongError::Engine(e) => e,
+        other => unreachable!("a build in memory without a cap or budget: {other}"),
+    })?;
+    Ok(built
+        .cells
+        .into_iter()
+        .map(|c| c.map_or_else(Vec::new, |k| (*k).as_ref().to_vec()))
+        .collect())
+}
+
+/// A model's whole index (or the given sets) as a root for the driver, in memory.
+struct Whole<M> {
+    model: M,
+    /// The sets to solve, taken by the reachability step (`None`: every position).
+    only: std::sync::Mutex<Option<Vec<PackedValues>>>,
+}
+
+impl<M: LayerModel + Clone> Strong for Whole<M> {
+    /// The positions kept (`None`: all).
+    type Set = Option<PackedValues>;
+    type Solving<'a>
+        = M
+    where
+        M: 'a;
+
+    fn layers(&self) -> usize {
+        self.model.layers()
+    }
+
+    fn indexed(&self) -> u64 {
+        (0..self.model.layers()).map(|l| self.model.layer_size(l)).sum()
+    }
+
+    fn cell_format(&self) -> super::file::CellFormat {
+        super::file::CellFormat::Cells16
+    }
+
+    fn form(&self) -> super::file::Form {
+        super::file::Form::Dense
+    }
+
+    fn description(&self) -> super::file::Description {
+        super::file::Description::default()
+    }
+
+    fn reach(
+        &self,
+        _parts: Option<&super::store::Parts>,
+        _limits: &ReachLimits<'_>,
+    ) -> Result<Vec<Self::Set>, StrongError> {
+        let sets = self.only.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        Ok(match sets {
+            Some(sets) => sets.into_iter().map(Some).collect(),
+            None => (0..self.model.layers()).map(|_| None).collect(),
+        })
+    }
+
+    fn load_reach(&self, _parts: &super::store::Parts) -> Result<Vec<Self::Set>, StrongError> {
+        Err(StrongError::Other("a whole index is not stepped".into()))
+    }
+
+    fn save_reach(
+        &self,
+        _parts: &super::store::Parts,
+        _sets: &[Self::Set],
+    ) -> Result<(), StrongError> {
+        Err(StrongError::Other("a whole index is not stepped".into()))
+    }
+
+    fn solving<'a>(&'a self, _sets: &'a [Self::Set]) -> M {
+        self.model.clone()
+    }
+
+    fn only<'s>(&self, set: &'s Self::Set) -> Option<&'s PackedValues> {
+        set.as_ref()
+    }
+
+    fn is_empty(&self, set: &Self::Set) -> bool {
+        set.as_ref().is_some_and(PackedValues::is_empty)
+    }
+
+    fn set_bytes(&self, _set: &Self::Set) -> Vec<u8> {
+        Vec::new()
+    }
+
+    fn tally(&self, _cells: &[u16], _set: &Self::Set) -> Tally {
+        Tally::default()
+    }
+
+    /// The first position of the first layer that has one (the driver records a root cell).
+    fn root(&self, _sets: &[Self::Set]) -> (usize, u64) {
+        ((0..self.model.layers()).find(|&l| self.model.layer_size(l) > 0).unwrap_or(0), 0)
+    }
+
+    fn memory(&self, _sets: Option<&[Self::Set]>, _mapped: bool) -> u64 {
+        0
+    }
 }

@@ -1,78 +1,16 @@
-//! The layered engine's loops over layers: solve every layer from the last down
-//! ([`solve_layers`], [`solve_layers_kept`], [`solve_in_memory`]) and the forward reachability
-//! pass ([`reachable`]), around the one-layer solve of [`super::solve`].
+//! Around the one-layer solve of [`super::solve`]: the forward reachability pass
+//! ([`reachable`]) and the tally of a solved layer ([`Tally`]). (Whole indexes solved in memory:
+//! [`super::driver::solve_in_memory`].)
 
 use rayon::prelude::*;
 
 use super::model::LayerModel;
-use super::solve::{CHUNK, Control, ENTRY_CHUNK, EngineError, MAX_LAYER, solve_layer};
+use super::solve::{CHUNK, Control, ENTRY_CHUNK, EngineError, MAX_LAYER};
 use super::values::{DRAW, LOSS, PackedValues, WIN, cell};
 
 /// The solved cells of a layer as a run keeps them for the layers below: in memory (a
 /// `Vec<u16>`) or mapped from a file ([`super::store::MappedCells`]).
 pub type KeptCells = Box<dyn AsRef<[u16]> + Send + Sync>;
-
-/// Solves every layer from the last down to `last` (0 for all), starting below the solved
-/// layer `resume` (its number and cells; for models of [`LayerModel::reach`] 1) if given, only the positions of `only` if given
-/// (per layer, as for [`solve_layer`]). `done(layer, cells)` sees each finished
-/// layer (to store or count it); it may fail, which ends the run.
-///
-/// # Errors
-/// An [`EngineError`] or the error of `done`.
-pub fn solve_layers<M: LayerModel, E: From<EngineError>>(
-    model: &M,
-    resume: Option<(usize, Vec<u16>)>,
-    last: usize,
-    only: Option<&[PackedValues]>,
-    control: &Control<'_>,
-    mut done: impl FnMut(usize, &[u16]) -> Result<(), E>,
-) -> Result<(), E> {
-    let resume = resume.map(|(l, cells)| (l, Box::new(cells) as KeptCells));
-    solve_layers_kept(model, resume, last, only, control, |layer, cells| {
-        done(layer, &cells)?;
-        Ok(Box::new(cells))
-    })
-}
-
-/// [`solve_layers`], where `done(layer, cells)` takes the finished layer's cells and returns
-/// how to keep them for the layers below (the cells themselves, or a mapping of a file
-/// holding them, so that solved layers need not live in memory).
-///
-/// # Errors
-/// An [`EngineError`] or the error of `done`.
-pub fn solve_layers_kept<M: LayerModel, E: From<EngineError>>(
-    model: &M,
-    resume: Option<(usize, KeptCells)>,
-    last: usize,
-    only: Option<&[PackedValues]>,
-    control: &Control<'_>,
-    mut done: impl FnMut(usize, Vec<u16>) -> Result<KeptCells, E>,
-) -> Result<(), E> {
-    // The solved layers a move can reach, the nearest first.
-    let mut kept: std::collections::VecDeque<KeptCells> = std::collections::VecDeque::new();
-    let mut layer = match resume {
-        Some((l, cells)) => {
-            kept.push_front(cells);
-            l
-        }
-        None => model.layers(),
-    };
-    while layer > last {
-        layer -= 1;
-        let keep = only.map(|o| &o[layer]).filter(|o| !o.is_empty());
-        let cells = if only.is_some() && keep.is_none() {
-            // Nothing of this layer is kept (below the start).
-            vec![cell::SKIPPED; model.layer_size(layer) as usize]
-        } else {
-            let later: Vec<&[u16]> = kept.iter().map(|k| (**k).as_ref()).collect();
-            solve_layer(model, layer, &later, keep, control)?
-        };
-        let cells = done(layer, cells)?;
-        kept.push_front(cells);
-        kept.truncate(model.reach());
-    }
-    Ok(())
-}
 
 /// Positions reachable from `start` (`layer`, rank, and side: 0 when the first player is to
 /// move), per layer as 2-bit sets (empty below the start's layer): bit 0 if the position is reached with the first player to
@@ -204,18 +142,4 @@ impl Tally {
                 a
             })
     }
-}
-
-/// Solves every layer and keeps them all in memory (for small boards and tests): the cells
-/// of layer `l` are `result[l]`.
-///
-/// # Errors
-/// See [`EngineError`].
-pub fn solve_in_memory<M: LayerModel>(model: &M) -> Result<Vec<Vec<u16>>, EngineError> {
-    let mut layers = vec![Vec::new(); model.layers()];
-    solve_layers::<M, EngineError>(model, None, 0, None, &Control::default(), |l, cells| {
-        layers[l] = cells.to_vec();
-        Ok(())
-    })?;
-    Ok(layers)
 }

@@ -8,11 +8,13 @@
 //!    id. Positions are told apart by [`Game::exact_key`], an injective 128-bit key, in an
 //!    open-addressing table of ids (no Zobrist hash as a key, so no silent collision). Each
 //!    position's distinct children are recorded as forward edges in CSR form (positions are
-//!    expanded in id order, so the offsets come for free); the keys are dropped at the end.
+//!    expanded in id order, so the offsets come for free); the keys are dropped at the end and
+//!    the edges reversed into lists of parents (a counting sort), keeping each position's
+//!    number of distinct children.
 //! 2. **Solve** with the layered engine ([`solve::solve_layer`]): the graph is ONE layer whose
-//!    positions are the ids ([`graph::GraphModel`]), every move a *hidden* edge inside it.
-//!    The scan gives finished positions [`Game::outcome`] at distance 0, counts each other
-//!    position's distinct children and reverses the edges into lists of parents; the
+//!    positions are the ids ([`graph::GraphModel`]), its parent lists the un-moves. The scan
+//!    gives finished positions [`Game::outcome`] at distance 0 and each other position its
+//!    counter of distinct children; the
 //!    propagation then takes positions in order of distance: a parent of a loss is a win (one
 //!    ply longer); a parent whose children have all turned out to be wins for the opponent is
 //!    a loss (its counter reaches zero). So a win gets the shortest distance and a loss the
@@ -47,10 +49,9 @@
 //!
 //! Memory: while enumerating, per position 16 bytes of key, 8 to 16 of table slots, 8 of CSR
 //! offset and 1 of outcome, 4 bytes per distinct child, and the positions waiting in the
-//! breadth-first queue. While solving (the keys gone): the offsets and outcomes, 3 bytes of
-//! cell and counter per position, 12 bytes per distinct child (the forward edge and the
-//! engine's reversed one, 8 bytes) and 4 bytes per entry of the engine's buckets of
-//! distances. The node limit of [`Limits`] caps the number of positions
+//! breadth-first queue. While solving (the keys gone): 16 bytes of offsets and 1 of outcome
+//! per position, 3 bytes of cell and counter, 4 bytes per distinct child (its parent list
+//! entry) and 4 bytes per entry of the engine's buckets of distances. The node limit of [`Limits`] caps the number of positions
 //! ([`DEFAULT_MAX_POSITIONS`] without one): past it the solver reports `unknown` instead of
 //! exhausting memory. The time limit and the stop flag are checked at the start and every few
 //! thousand positions while enumerating, and followed by the engine's stop flag (a watcher

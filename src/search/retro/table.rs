@@ -70,7 +70,7 @@ impl<G: Game> GameTable<G> {
     /// # Errors
     /// See [`TableError`].
     pub fn cell(&self, pos: &G) -> Result<u16, TableError> {
-        let (layer, rank) = (self.locate)(pos)?;
+        let (layer, rank) = (self.locate.locate)(pos)?;
         self.file.cell(layer, rank)?.ok_or(TableError::NotInTable)
     }
 
@@ -108,6 +108,60 @@ impl<G: Game> GameTable<G> {
             }
         }
         Ok(Answer { outcome, plies, best })
+    }
+}
+
+/// A position drawn from a table, with its answer.
+pub type Sampled<G> = (G, Answer<<G as Game>::Move>);
+
+impl<G: Game> GameTable<G> {
+    /// `count` positions of the table drawn uniformly at random (with `seed`) among those it
+    /// holds, each with its answer (a damaged layer met on the way is an error).
+    ///
+    /// # Errors
+    /// See [`TableError`]; [`TableError::NotInTable`] for a table that holds no position.
+    pub fn sample(&self, count: usize, seed: u64) -> Result<Vec<Sampled<G>>, TableError> {
+        let layers = self.file.layers();
+        let total: u64 = layers.iter().map(|e| e.cells).sum();
+        let mut state = seed;
+        let mut next = move || {
+            // splitmix64
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let mut out = Vec::with_capacity(count);
+        let mut tries = 0u64;
+        while out.len() < count {
+            tries += 1;
+            if total == 0 || (tries > 1000 && out.is_empty() && tries > 1000 * count as u64) {
+                return Err(TableError::NotInTable);
+            }
+            let mut at = next() % total;
+            let layer = layers
+                .iter()
+                .position(|e| {
+                    let here = at < e.cells;
+                    if !here {
+                        at -= e.cells;
+                    }
+                    here
+                })
+                .expect("below the total");
+            let rank = match self.file.check_layer(layer)? {
+                Some(keys) => keys.rank(at as usize),
+                None => at,
+            };
+            if self.file.cell(layer, rank)?.is_none() {
+                continue;
+            }
+            let pos = (self.locate.position)(layer, rank);
+            let answer = self.answer(&pos)?;
+            out.push((pos, answer));
+        }
+        Ok(out)
     }
 }
 

@@ -224,7 +224,9 @@ impl Tablebase for Gipf {
             )));
         }
         let params = root.params();
-        Ok(Box::new(move |pos: &Gipf| {
+        let layers = model.layers_index().clone();
+        let position = Box::new(move |layer, rank| layers.gipf(&layers.index.unrank(layer, rank)));
+        let locate = Box::new(move |pos: &Gipf| {
             let swapped;
             let pos = if pos.params() == params {
                 pos
@@ -242,6 +244,7 @@ impl Tablebase for Gipf {
             model.rank_of(pos).ok_or_else(|| {
                 TableError::Mismatch("the position has more pieces than the table's root".into())
             })
-        }))
+        });
+        Ok(Locator { locate, position })
     }
 }
