@@ -215,11 +215,11 @@ pub fn run(args: &TableArgs) -> anyhow::Result<ExitCode> {
     pool.install(|| match spec.game {
         GameKind::Ataxx => {
             let (r, c) = ataxx_board(spec)?;
-            run_on(args, &AtaxxStrong::<false>::new(r, c)?, &Row::Ataxx(r, c, "standard"))
+            run_on(args, spec, &AtaxxStrong::<false>::new(r, c)?, &Row::Ataxx(r, c, "standard"))
         }
         GameKind::AtaxxPolish => {
             let (r, c) = ataxx_board(spec)?;
-            run_on(args, &AtaxxStrong::<true>::new(r, c)?, &Row::Ataxx(r, c, "polish"))
+            run_on(args, spec, &AtaxxStrong::<true>::new(r, c)?, &Row::Ataxx(r, c, "polish"))
         }
         GameKind::Gipf => {
             if spec.board.is_some() {
@@ -231,7 +231,7 @@ pub fn run(args: &TableArgs) -> anyhow::Result<ExitCode> {
             let strong = GipfStrong::new(&root, spec.symmetry, Spilling::DEFAULT)?;
             let p = strong.root_position().params();
             let row = Row::Gipf(format!("S{}-K{}-W{}-B{}", p[0], p[1], p[2], p[3]), spec.symmetry);
-            run_on(args, &strong, &row)
+            run_on(args, spec, &strong, &row)
         }
         other => bail!("tables exist for ataxx, ataxx-polish and gipf, not {other}"),
     })
@@ -272,15 +272,13 @@ fn bar(len: Option<u64>, quiet: bool, what: &str) -> ProgressBar {
     bar
 }
 
-fn run_on<S: Strong>(args: &TableArgs, strong: &S, row: &Row) -> anyhow::Result<ExitCode> {
-    let spec = match args {
-        TableArgs::Build(a) => &a.spec,
-        TableArgs::Info(a) | TableArgs::Reach(a) => &a.spec,
-        TableArgs::Layer(a) => &a.spec,
-        TableArgs::Merge(a) => &a.spec,
-        TableArgs::Assemble(a) => &a.spec,
-        _ => unreachable!("lookups are run before"),
-    };
+/// Runs a build command (`spec`: its root and files) on `strong`.
+fn run_on<S: Strong>(
+    args: &TableArgs,
+    spec: &Spec,
+    strong: &S,
+    row: &Row,
+) -> anyhow::Result<ExitCode> {
     if let TableArgs::Info(_) = args {
         println!("layers={} indexed={}", strong.layers(), strong.indexed());
         return Ok(ExitCode::SUCCESS);

@@ -161,6 +161,21 @@ const fn game_name(polish: bool) -> &'static str {
     if polish { "ataxx-polish" } else { "ataxx" }
 }
 
+/// The description of the table of a board (`width`, `height`, valid squares) and its start.
+fn board_description(
+    polish: bool,
+    (width, height, valid): (u32, u32, u64),
+    root: String,
+) -> Description {
+    Description::default()
+        .with("game", game_name(polish))
+        .with("board", format!("{height}x{width}"))
+        .with("width", width.to_string())
+        .with("height", height.to_string())
+        .with("valid", format!("{valid:#x}"))
+        .with("root", root)
+}
+
 /// A board of Ataxx strongly solved from its four-corner start.
 #[derive(Clone, Debug)]
 pub struct AtaxxStrong<const POLISH: bool> {
@@ -240,13 +255,8 @@ impl<const POLISH: bool> Strong for AtaxxStrong<POLISH> {
     }
 
     fn description(&self) -> Description {
-        Description::default()
-            .with("game", game_name(POLISH))
-            .with("board", format!("{}x{}", self.ranks, self.files))
-            .with("width", self.files.to_string())
-            .with("height", self.ranks.to_string())
-            .with("valid", format!("{:#x}", self.model.index().valid()))
-            .with("root", self.start.format_position())
+        let valid = self.model.index().valid();
+        board_description(POLISH, (self.files, self.ranks, valid), self.start.format_position())
     }
 
     fn reach(
@@ -407,14 +417,7 @@ pub fn v1_description(path: &std::path::Path) -> std::io::Result<(Description, V
     } else {
         Ataxx::<false>::start(width, height).format_position()
     };
-    let desc = Description::default()
-        .with("game", game_name(polish))
-        .with("board", format!("{height}x{width}"))
-        .with("width", width.to_string())
-        .with("height", height.to_string())
-        .with("valid", format!("{valid:#x}"))
-        .with("root", start);
-    Ok((desc, sizes))
+    Ok((board_description(polish, (width, height, valid), start), sizes))
 }
 
 /// Solves `ranks` by `files` in memory and returns every layer's cells (for small boards and

@@ -10,8 +10,6 @@
 //! [`super::keyset::KeySet`] per layer, with 16-bit cells (value and distance). Reading a
 //! table back is the game's [`crate::game::capability::Tablebase`] capability.
 
-use std::path::Path;
-
 use super::file::{CellFormat, Description, Form};
 use super::layers::Tally;
 use super::model::LayerModel;
@@ -154,12 +152,4 @@ pub trait Strong: Sync {
     fn spilling(&self) -> Option<(u64, u64)> {
         None
     }
-}
-
-/// The checkpoint directory of a table file `out` (`out.parts`).
-///
-/// # Errors
-/// If it cannot be created.
-pub fn parts_of(out: &Path) -> std::io::Result<Parts> {
-    Parts::new(out)
 }
