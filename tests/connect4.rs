@@ -163,3 +163,37 @@ fn the_command_line_scores_and_refuses_cleanly() {
         assert!(stderr.contains("column") && !stderr.contains("panicked"), "{bad}: {stderr}");
     }
 }
+
+/// A score batch writes Connect Four's zero scores as draws (a full board without four in a
+/// row is the only way to score 0), so every row of a set, draws included, agrees with its
+/// `expected` column.
+#[test]
+fn score_rows_call_a_zero_a_draw_and_agree_with_the_set() {
+    let dir = std::env::temp_dir().join(format!("bitsolve-c4-rows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_csv = dir.join("l3.csv");
+    let set = concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/connect4/L3_R1.tsv");
+    let status = Command::new(env!("CARGO_BIN_EXE_bitsolve"))
+        .args(["solve", "--game", "connect4", "--score", "--out"])
+        .arg(&out_csv)
+        .arg(set)
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+    let text = std::fs::read_to_string(&out_csv).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let (outcome, agree, score) = (col("outcome"), col("agree"), col("score"));
+    let mut draws = 0;
+    for line in lines {
+        let f: Vec<&str> = line.split(',').collect();
+        if f[score] == "0" {
+            assert_eq!(f[outcome], "draw", "{line}");
+            draws += 1;
+        }
+        assert_eq!(f[agree], "true", "{line}");
+    }
+    assert!(draws > 0, "the set has draws");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

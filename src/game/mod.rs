@@ -262,6 +262,11 @@ pub trait Scored: Game {
     /// Every final score lies in `-SCORE_BOUND..=SCORE_BOUND`.
     const SCORE_BOUND: i32;
 
+    /// Whether a final score of 0 is always a draw (Connect Four), so a score decides the
+    /// outcome alone; `false` (the default) where tie-breaks may split equal scores (Gauss),
+    /// and result rows then leave the outcome of a zero score unknown.
+    const ZERO_IS_DRAW: bool = false;
+
     /// The final score from the side to move's view once the game is over, else `None`.
     fn final_score(&self) -> Option<i32>;
 

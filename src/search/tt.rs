@@ -123,14 +123,15 @@ pub struct TranspositionTable<E> {
 impl<E: TtEntry> TranspositionTable<E> {
     /// A table of `mib` MiB (at least one bucket), every slot empty.
     ///
-    /// The memory comes zeroed from the allocator (the operating system hands out zero pages
-    /// lazily), so a big table costs nothing until it is used.
+    /// Every page is written once here, and a table of 8 MiB or more asks for huge pages
+    /// first ([`crate::memory::zeroed_huge_slice`]): probes at random keys would miss the TLB
+    /// on most 4 KiB pages.
     ///
     /// # Panics
     /// If the memory cannot be allocated.
     pub fn new(mib: usize) -> Self {
         let count = (mib.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
-        let buckets = bytemuck::allocation::zeroed_slice_box::<Bucket>(count);
+        let buckets = crate::memory::zeroed_huge_slice::<Bucket>(count);
         TranspositionTable { buckets, used: AtomicBool::new(false), entry: PhantomData }
     }
 

@@ -135,8 +135,9 @@ impl<G: Notation> Solved<'_, G> {
         row
     }
 
-    /// The row of a score solve: the outcome is the sign of a non-zero score (a zero score may
-    /// still be split by tie-breaks, so it stays `unknown`).
+    /// The row of a score solve: the outcome is the sign of a non-zero score; a zero score is
+    /// a draw in games where it always is ([`Scored::ZERO_IS_DRAW`]), else `unknown` (tie-breaks
+    /// may still split it).
     pub fn score_row(&self, report: &ScoreReport<G::Move>) -> Row
     where
         G: Scored,
@@ -146,7 +147,7 @@ impl<G: Notation> Solved<'_, G> {
         row.outcome = report.score.and_then(|s| match s.signum() {
             1 => Some(Outcome::Win),
             -1 => Some(Outcome::Loss),
-            _ => None,
+            _ => G::ZERO_IS_DRAW.then_some(Outcome::Draw),
         });
         row.best_move = report.best_move.map_or_else(String::new, |m| self.pos.format_move(m));
         row.agree = agree(row.outcome, row.expected);

@@ -318,6 +318,8 @@ impl Game for Connect4 {
 impl Scored for Connect4 {
     /// `(W*H + 1) / 2` is at most 32 on every board that fits.
     const SCORE_BOUND: i32 = 32;
+    /// A full board without four in a row.
+    const ZERO_IS_DRAW: bool = true;
 
     fn final_score(&self) -> Option<i32> {
         match self.outcome()? {

@@ -34,38 +34,12 @@ pub fn outcome(code: u8) -> Option<Outcome> {
 }
 
 /// A zeroed vector of `len` values; a large one is asked to be backed by huge pages
-/// ([`advise_huge_pages`]). Zeroed by the allocator, so its pages are untouched until
+/// ([`advise_huge_pages`](crate::memory::advise_huge_pages)). Zeroed by the allocator, so its pages are untouched until
 /// written and take huge pages when first written.
 pub fn zeroed_huge<T: bytemuck::Zeroable>(len: usize) -> Vec<T> {
     let v: Vec<T> = bytemuck::allocation::zeroed_vec(len);
-    advise_huge_pages(&v);
+    crate::memory::advise_huge_pages(&v);
     v
-}
-
-/// Asks the kernel to back the 2 MiB-aligned part of `v` with transparent huge pages
-/// (`madvise(MADV_HUGEPAGE)`), when `v` spans at least 8 MiB: the engine reads and writes
-/// layers of up to gigabytes at random ranks, and 4 KiB pages then miss the TLB on most
-/// accesses. A hint only: where the kernel refuses (or off Linux) nothing changes.
-pub fn advise_huge_pages<T>(v: &[T]) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let bytes = std::mem::size_of_val(v);
-        if bytes < 4 * HUGE {
-            return;
-        }
-        let start = v.as_ptr() as usize;
-        let (from, to) = (start.next_multiple_of(HUGE), (start + bytes) / HUGE * HUGE);
-        if to > from {
-            // SAFETY: `from..to` lies inside the allocation of `v`; MADV_HUGEPAGE only changes
-            // how the kernel backs those pages, never their contents, and its result is a hint.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = v;
 }
 
 /// A working cell: `value << 14 | distance` once decided. While undecided (value 0), bit 13
