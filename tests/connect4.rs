@@ -22,19 +22,22 @@ fn playout(start: &Connect4, plies: u32, rng: &mut KeyStream) -> Option<Connect4
     pos.outcome().is_none().then_some(pos)
 }
 
-/// The score solvers under test: alpha-beta (one and two threads, with and without a table)
+/// The score solvers under test: alpha-beta (one and two threads, with and without a table,
+/// two threads at once or after a prelude)
 /// and the bisection over the win/loss solvers.
 fn score_solvers() -> Vec<(String, Box<dyn ScoreSolver<Connect4>>)> {
     let mut out: Vec<(String, Box<dyn ScoreSolver<Connect4>>)> = Vec::new();
-    for (threads, tt_mib) in [(1, 2), (1, 0), (2, 2)] {
+    // Joins: 0, every thread at once; 64, the first thread alone for 64 nodes, then both (the
+    // prelude of the threaded score search, stopped and carried over in the larger trees).
+    for (threads, tt_mib, join) in [(1, 2, 0), (1, 0, 0), (2, 2, 0), (2, 2, 64)] {
         let options = SolverOptions {
             threads,
             tt_mib,
-            helper_join: 0,
+            helper_join: join,
             ..SolverOptions::for_game::<Connect4>()
         };
         out.push((
-            format!("alphabeta t{threads} tt{tt_mib}"),
+            format!("alphabeta t{threads} tt{tt_mib} join{join}"),
             make_score_solver::<Connect4>(SolverKind::Alphabeta, &options),
         ));
     }

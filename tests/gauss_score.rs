@@ -176,6 +176,23 @@ fn a_threaded_solve_respects_its_limits() {
     assert_eq!(s.solve_score(&small, &Limits::none()).score, truth);
 }
 
+/// With the default join the threaded search starts alone: a node limit below the join
+/// stops it there, a larger one in the threaded part, and either way it answers afterwards.
+#[test]
+fn a_threaded_solve_with_a_prelude_respects_its_limits() {
+    let pos = positions(&[(14, 1)], 34)[0];
+    let options = SolverOptions { threads: 2, tt_mib: 1, ..SolverOptions::default() };
+    let mut s = AlphaBetaScore::new(&options);
+    for limit in [options.helper_join / 2, options.helper_join * 4] {
+        let report = s.solve_score(&pos, &Limits::nodes(limit));
+        assert_eq!((report.score, report.best_move), (None, None), "limit {limit}");
+        assert!(report.stats.nodes >= limit, "limit {limit}: {} nodes", report.stats.nodes);
+    }
+    let small = positions(&[(5, 1)], 35)[0];
+    let truth = BruteScore.solve_score(&small, &Limits::none()).score;
+    assert_eq!(s.solve_score(&small, &Limits::none()).score, truth);
+}
+
 /// The shortcut the score search takes at the last ply (scoring a move without building the
 /// position) equals playing the move and scoring the result, for every move of thousands of
 /// random positions at every stage of the game (both rule readings).

@@ -43,8 +43,10 @@ pub struct SearchArgs {
     /// Give up on a position after this many nodes.
     #[arg(long)]
     pub node_limit: Option<u64>,
-    /// With `--threads`: the first helper starts at once, helper `k >= 2` joins the search once
-    /// the threads have counted this many nodes times `2^(k-1)` (0: every thread starts at once).
+    /// With `--threads`: the first helper starts at once (in score searches, `--score`, once
+    /// the first thread has counted this many nodes alone), helper `k >= 2` joins the search
+    /// once the threads have counted this many nodes times `2^(k-1)` (0: every thread starts at
+    /// once).
     #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
     pub join_nodes: u64,
     /// retro2 (gipf): keep one position per class under the twelve symmetries of the board

@@ -292,7 +292,8 @@ pub struct SolverOptions {
     /// df-pn: a new leaf whose mover wins with its first reply counts as solved at once (default
     /// off; on pays where immediate wins are common, GIPF).
     pub win_probe: bool,
-    /// Parallel alpha-beta, df-pn and the score alpha-beta: the first helper starts at once,
+    /// Parallel alpha-beta, df-pn and the score alpha-beta: the first helper starts at once
+    /// (in the score alpha-beta once the first thread has counted `helper_join` nodes alone),
     /// helper `k >= 2` joins the search once all threads together have counted
     /// `helper_join << (k - 1)` nodes (one more thread each time the search doubles; 0: all
     /// threads start at once). See `wait_to_join`.
