@@ -34,8 +34,8 @@ pub fn outcome(code: u8) -> Option<Outcome> {
 }
 
 /// A zeroed vector of `len` values; a large one is asked to be backed by huge pages
-/// ([`advise_huge_pages`](crate::memory::advise_huge_pages)). Zeroed by the allocator, so its pages are untouched until
-/// written and take huge pages when first written.
+/// ([`advise_huge_pages`](crate::memory::advise_huge_pages)). Zeroed by the allocator, so its
+/// pages are untouched until written and take huge pages when first written.
 pub fn zeroed_huge<T: bytemuck::Zeroable>(len: usize) -> Vec<T> {
     let v: Vec<T> = bytemuck::allocation::zeroed_vec(len);
     crate::memory::advise_huge_pages(&v);

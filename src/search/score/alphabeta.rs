@@ -752,10 +752,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
                     .run(root, estimate, 0);
                 stats.absorb(&prelude);
             }
-            let settled = {
-                let interval = shared.interval.lock().expect("no thread panicked");
-                interval.lo >= interval.hi
-            };
+            let settled = shared.lo.load(Ordering::Relaxed) >= shared.hi.load(Ordering::Relaxed);
             if settled || limits.is_exceeded(shared.nodes.load(Ordering::Relaxed), start) {
                 Vec::new()
             } else {
