@@ -279,6 +279,16 @@ pub trait Scored: Game {
         (-Self::SCORE_BOUND, Self::SCORE_BOUND)
     }
 
+    /// The moves a score search tries in this position (not over): by default every move of
+    /// [`Game::generate_moves`]. A game may leave out moves whose value is never above that of
+    /// a move it keeps (Connect Four: a move that lets the opponent win at once, while a move
+    /// that does not is there; Pons' `possibleNonLosingMoves`), so that the score, and whether
+    /// it reaches a threshold, stay the same. The list must be the same on every call for the
+    /// same position (tables keep move indices into it).
+    fn score_moves(&self, moves: &mut Self::Moves) {
+        self.generate_moves(moves);
+    }
+
     /// A cheap guess of the final score from the side to move's view, for move ordering and
     /// the first window of score searches (a child with a lower estimate is tried first, as
     /// it is worse for the opponent). Default: 0.

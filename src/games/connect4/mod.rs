@@ -238,6 +238,25 @@ impl Connect4 {
     }
 
     /// The bijective mix (the `SplitMix64` finaliser) of the key `position + mask`.
+    /// The columns whose playable cell is in `cells`, centre first, then sorted: a move that
+    /// wins at once first, one that lets the opponent win at once last.
+    fn moves_among(&self, cells: u64, moves: &mut Connect4Moves) {
+        let (my_wins, their_wins) = (self.threats(true), self.threats(false));
+        let mut keyed: ArrayVec<(i32, u8), { MAX_WIDTH as usize }> = ArrayVec::new();
+        let w = i32::from(self.width);
+        for i in 0..w {
+            // Centre first: 3, 2, 4, 1, 5, 0, 6 on 7 columns.
+            let col = (w / 2 + if i % 2 == 0 { 1 } else { -1 } * ((i + 1) / 2)) as u8;
+            let cell = cells & self.column(col);
+            if cell != 0 {
+                let key = self.move_key(cell, my_wins, their_wins);
+                let at = keyed.iter().position(|&(k, _)| k < key).unwrap_or(keyed.len());
+                keyed.insert(at, (key, col));
+            }
+        }
+        moves.extend(keyed.iter().map(|&(_, col)| col));
+    }
+
     #[inline]
     fn mixed_key(&self) -> u64 {
         let mut z = self.position + self.mask;
@@ -260,21 +279,7 @@ impl Game for Connect4 {
         if self.outcome().is_some() {
             return;
         }
-        let playable = self.playable();
-        let (my_wins, their_wins) = (self.threats(true), self.threats(false));
-        let mut keyed: ArrayVec<(i32, u8), { MAX_WIDTH as usize }> = ArrayVec::new();
-        let w = i32::from(self.width);
-        for i in 0..w {
-            // Centre first: 3, 2, 4, 1, 5, 0, 6 on 7 columns.
-            let col = (w / 2 + if i % 2 == 0 { 1 } else { -1 } * ((i + 1) / 2)) as u8;
-            let cell = playable & self.column(col);
-            if cell != 0 {
-                let key = self.move_key(cell, my_wins, their_wins);
-                let at = keyed.iter().position(|&(k, _)| k < key).unwrap_or(keyed.len());
-                keyed.insert(at, (key, col));
-            }
-        }
-        moves.extend(keyed.iter().map(|&(_, col)| col));
+        self.moves_among(self.playable(), moves);
     }
 
     fn play(&mut self, col: u8) {
@@ -334,6 +339,20 @@ impl Scored for Connect4 {
     /// stop the opponent from winning at once (two threats, or one above the only block);
     /// otherwise the best is a win with the stone after next and the worst a loss to the
     /// opponent's stone after next.
+    /// Pons' pruning: while some move does not let the opponent win at once, the moves that
+    /// do (below an opponent's threat, or not blocking the one threat that must be blocked)
+    /// are left out; their value, a loss at the opponent's next stone, is the least any move
+    /// can have. With an immediate win, or when every move loses, all are kept (the bounds of
+    /// [`Scored::score_range`] settle such a node anyway).
+    fn score_moves(&self, moves: &mut Connect4Moves) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let keep = self.non_losing_moves();
+        let cells = if keep == 0 || self.can_win_next() { self.playable() } else { keep };
+        self.moves_among(cells, moves);
+    }
+
     fn score_range(&self) -> (i32, i32) {
         let left = (self.cells() - self.stones()).cast_signed();
         if self.can_win_next() {

@@ -351,7 +351,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         let nodes_before = self.stats.nodes;
         let alpha0 = window.alpha;
         let mut moves = G::Moves::default();
-        pos.generate_moves(&mut moves);
+        pos.score_moves(&mut moves);
         let plan = self.plan(&moves, ply, probe.tt_move);
         let mut children = std::mem::take(&mut self.buffers[p].1);
         children.clear();
@@ -693,7 +693,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             return ScoreReport { score: Some(s), best_move: None, stats };
         }
         let mut moves = G::Moves::default();
-        root.generate_moves(&mut moves);
+        root.score_moves(&mut moves);
         let bound = G::SCORE_BOUND;
         // The game's bounds on the root's value; one below `lo`, so that the test that proves
         // it also finds a move achieving it (with `lo` at `-bound` every move achieves it).

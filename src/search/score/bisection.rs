@@ -37,7 +37,7 @@ impl<G: Scored> Game for Threshold<G> {
     const ACYCLIC: bool = G::ACYCLIC;
 
     fn generate_moves(&self, moves: &mut Self::Moves) {
-        self.inner.generate_moves(moves);
+        self.inner.score_moves(moves);
     }
 
     fn play(&mut self, mv: Self::Move) {
@@ -90,7 +90,7 @@ impl<G: Scored> ScoreSolver<G> for BisectionScore {
         }
         let mut solver = make_solver::<Threshold<G>>(self.kind, &self.options);
         let mut moves = G::Moves::default();
-        root.generate_moves(&mut moves);
+        root.score_moves(&mut moves);
         let (mut lo, mut hi) = (-G::SCORE_BOUND, G::SCORE_BOUND);
         let mut best_move = moves.first().copied();
         let mut t = root.score_estimate().clamp(lo + 1, hi);

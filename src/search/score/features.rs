@@ -103,7 +103,7 @@ pub(super) fn guess<G: Scored>(
         return pos.score_estimate();
     }
     let mut moves = G::Moves::default();
-    pos.generate_moves(&mut moves);
+    pos.score_moves(&mut moves);
     if depth == 1 {
         // The children's values are their estimates: no need to build them.
         let mut best = i32::MIN;
