@@ -9,7 +9,9 @@
 #
 # Environment: PONS_GIT (his repository's git dir; default the local mirror), BUILD (scratch
 # folder, default /tmp/c4pons), SEED (of the sets, default 2026), PER_SET (positions a set, 200),
-# THREADS (ours, "1 2"), TT_MIB (ours, 64; his table is 2^24 entries, about 80 MB).
+# THREADS (ours, "1 2"), TT_MIB (ours, 16; his table is 2^24 entries, about 80 MB), SETS_DIR
+# (where the sets are written and read, default datasets/connect4: a fresh draw, SEED=2027
+# SETS_DIR=/tmp/c4fresh, reports on positions nothing was tuned on).
 # His opening book (7x6.book) is not in his repository and is not used: every position is
 # searched from scratch by both solvers.
 set -euo pipefail
@@ -19,7 +21,8 @@ BUILD=${BUILD:-/tmp/c4pons}
 SEED=${SEED:-2026}
 PER_SET=${PER_SET:-200}
 THREADS=${THREADS:-1 2}
-TT_MIB=${TT_MIB:-64}
+TT_MIB=${TT_MIB:-16}
+SETS_DIR=${SETS_DIR:-datasets/connect4}
 SETS="L3_R1 L2_R1 L2_R2 L1_R1 L1_R2 L1_R3"
 
 build_pons() {
@@ -60,7 +63,7 @@ B=target/release/bitsolve
 build_pons
 
 if [ "${1:-}" = sets ]; then
-    mkdir -p datasets/connect4
+    mkdir -p "$SETS_DIR"
     # Pools of random positions by stones played (uniformly random moves from the empty board,
     # unfinished positions, distinct), then scored by his solver and sorted into his six sets
     # by stones played (L3: 29-42, L2: 15-28, L1: 10-14, his L1 is 0-14) and by the moves left
@@ -71,9 +74,9 @@ if [ "${1:-}" = sets ]; then
     for p in l3 l2 l1; do
         grep -v '^#' "$BUILD/pool-$p.tsv" | grep -v '^id' | cut -f2 | "$BUILD/driver" > "$BUILD/pool-$p.scored"
     done
-    python3 - "$BUILD" "$SEED" "$PER_SET" "$PONS_REV" <<'EOF'
+    python3 - "$BUILD" "$SEED" "$PER_SET" "$PONS_REV" "$SETS_DIR" <<'EOF'
 import random, sys
-build, seed, per_set, rev = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+build, seed, per_set, rev, sets_dir = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 def left(n, s):
     # Stones at the end under perfect play: a draw fills the board; a win with the winner's
     # k-th stone (score 22 - k) ends at stone 2k - 1 (first player) or 2k (second).
@@ -96,7 +99,7 @@ rng = random.Random(seed)
 for name, rows in sets.items():
     rng.shuffle(rows)
     rows = rows[:per_set]
-    with open(f"datasets/connect4/{name}.tsv", "w") as f:
+    with open(f"{sets_dir}/{name}.tsv", "w") as f:
         f.write(f"# Connect Four 7x6, set {name} after Pons' benchmark sets (his blog, part 2): "
                 f"{len(rows)} random positions by stones played and moves left under perfect play.\n")
         f.write(f"# Made by `scripts/connect4-pons.sh sets` (SEED={seed}): `bitsolve dataset` pools, "
@@ -114,7 +117,7 @@ fi
 mkdir -p results/connect4 "$BUILD/out"
 COMMIT=$(git rev-parse --short HEAD)
 for set in $SETS; do
-    file=datasets/connect4/$set.tsv
+    file=$SETS_DIR/$set.tsv
     grep -v '^#' "$file" | grep -v '^id' | cut -f2 | "$BUILD/driver" > "$BUILD/out/$set.pons"
     for t in $THREADS; do
         rm -f "$BUILD/out/$set.t$t.csv" "$BUILD/out/$set.t$t.jsonl"
@@ -122,16 +125,19 @@ for set in $SETS; do
             --tt-mib "$TT_MIB" --out "$BUILD/out/$set.t$t.csv" "$file" > /dev/null
     done
 done
-python3 - "$BUILD/out" "$COMMIT" "$PONS_REV" "$TT_MIB" "$THREADS" $SETS > results/connect4/pons.md <<'EOF'
+python3 - "$BUILD/out" "$COMMIT" "$PONS_REV" "$TT_MIB" "$THREADS" "$SETS_DIR" "$SEED" $SETS > results/connect4/pons.md <<'EOF'
 import csv, sys
-out, commit, rev, mib, threads, sets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6:]
+out, commit, rev, mib, threads, sets_dir, seed, sets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6], sys.argv[7], sys.argv[8:]
 print("# Connect Four: bitsolve against Pascal Pons' solver\n")
 print(f"`scripts/connect4-pons.sh` at bitsolve {commit}, Pons' solver {rev} (his `Solver`, -O3, no "
       f"opening book; his table 2^24 entries, ours `--tt-mib {mib}`), one position at a time "
       "(`--jobs 1`), each solver's table cleared before each position and outside the timing. "
       "Ours: `bitsolve solve --game connect4 --score --solver alphabeta --threads T`. "
-      "Positions: `datasets/connect4/` (random positions sorted into Pons' six sets, scored by "
-      "his solver; see its README).\n")
+      + (f"Positions: `{sets_dir}/` (random positions sorted into Pons' six sets, scored by "
+         "his solver; see its README)." if sets_dir == "datasets/connect4" else
+         f"Positions: a fresh draw, `SEED={seed} SETS_DIR={sets_dir} scripts/connect4-pons.sh sets` "
+         "(random positions sorted into Pons' six sets as in `datasets/connect4/`, scored by his "
+         "solver), which no setting was tuned on.") + "\n")
 print("Nodes are not the same unit: his count negamax calls; ours count every position the "
       "search reaches, finished children included.\n")
 head = "| set | positions | solved (all runs) | mismatches | Pons mean ms | Pons max ms | Pons mean nodes |"
@@ -143,7 +149,7 @@ print(head)
 print(rule)
 for s in sets:
     expected = {}
-    for line in open(f"datasets/connect4/{s}.tsv"):
+    for line in open(f"{sets_dir}/{s}.tsv"):
         if line.startswith("#") or line.startswith("id\t"):
             continue
         f = line.rstrip("\n").split("\t")
