@@ -42,6 +42,7 @@ fn main() {
         ("1t", 1, base),
         ("2t", 2, base),
         ("2t no defer", 2, ScoreFeatures { defer: false, ..base }),
+        ("2t scramble", 2, ScoreFeatures { scramble: true, ..base }),
     ];
     for (name, threads, features) in variants {
         let options = SolverOptions { threads, tt_mib: mib, ..SolverOptions::default() };

@@ -52,6 +52,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         guess: true,
         eager: true,
         defer: true,
+        scramble: true,
     };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [

@@ -26,8 +26,9 @@ pub(super) const HISTORY_BITS: u32 = 12;
 /// Before the first result they test the guess and its nearest neighbours side by side (the
 /// guess is usually within a point, so "score >= s" and "score >= s + 1", the two tests that
 /// close the interval, are often among them); after it, a thread takes the test the sequential
-/// search would run next, and if another thread is already running it, joins that test in its
-/// own move order (Lazy SMP). A test whose
+/// search would run next, and if another thread is already running it, joins that test, in
+/// its own move order with [`ScoreFeatures::scramble`] (Lazy SMP), in the first thread's
+/// otherwise (ABDADA, [`ScoreFeatures::defer`], then splits the work). A test whose
 /// threshold another result has already decided is abandoned. Each result narrows the interval
 /// by its fail-soft value, and the table's bounds hold whatever the window, so every thread
 /// profits from the others' entries. The score is the one of one thread.
@@ -224,7 +225,8 @@ pub(super) struct Worker<'a, G: Game> {
     stopped: bool,
     /// The threshold of the current test.
     threshold: i32,
-    /// Scramble of the move order's ties (0 for the first thread).
+    /// Scramble of the move order's ties (0 for the first thread, and for every thread
+    /// without [`ScoreFeatures::scramble`]).
     salt: u32,
     /// Per ply: whether the last node expanded there had only finished children, and a child
     /// buffer reused from node to node.
@@ -258,7 +260,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             polling: NodePoll::new(CHECK_INTERVAL),
             stopped: false,
             threshold: 0,
-            salt: (id as u32).wrapping_mul(0x9E37_79B9),
+            salt: if features.scramble { (id as u32).wrapping_mul(0x9E37_79B9) } else { 0 },
             buffers: Vec::new(),
             // Unused without the feature: one slot, so a small solve allocates little.
             history: HistoryTable::new(if features.history { HISTORY_BITS } else { 0 }, true),

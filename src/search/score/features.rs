@@ -54,6 +54,15 @@ pub struct ScoreFeatures {
     /// 9% fewer nodes and 10% less time on nine random Gauss positions with 11 and 12 left
     /// (two runs each, alternating with runs without it).
     pub defer: bool,
+    /// With threads, each helper breaks the ties of the move order its own way (Lazy SMP's
+    /// diversity), so threads joining one test take different paths. Without it every thread
+    /// keeps the first thread's order, and ABDADA ([`ScoreFeatures::defer`]) splits a test
+    /// where the threads meet at the same nodes: on Connect Four that made two threads 1.6-1.75x
+    /// as fast as one on 40 positions of the hard sets, where with scrambled ties they took the
+    /// time of one with twice the nodes; on nine Gauss positions with 11 and 12 left (2
+    /// threads, three runs each, alternating) it cost 4% (Gauss's threads mostly run different
+    /// tests), so it stays on there.
+    pub scramble: bool,
 }
 
 /// Height (plies down to the deepest node seen so far) from which [`ScoreFeatures::defer`]
@@ -160,6 +169,7 @@ impl Default for ScoreFeatures {
             guess: true,
             eager: true,
             defer: true,
+            scramble: true,
         }
     }
 }
@@ -169,7 +179,8 @@ impl ScoreFeatures {
     /// ([`crate::SearchHints::sharp_order_estimate`]: no shallow ordering searches, first
     /// guess, killers or history; and without the first guess no MTD(f) steps either, which
     /// pay only from a close guess: from the plain estimate they walk the interval one point a
-    /// test, where bisection takes a few tests).
+    /// test, where bisection takes a few tests; and helpers keep the first thread's move order,
+    /// [`ScoreFeatures::scramble`]).
     pub fn for_game<G: Scored>() -> ScoreFeatures {
         let mut features = ScoreFeatures::default();
         if G::CAPABILITIES.search_hints.sharp_order_estimate {
@@ -178,6 +189,7 @@ impl ScoreFeatures {
             features.killer = false;
             features.history = false;
             features.mtdf = false;
+            features.scramble = false;
         }
         features
     }
@@ -193,5 +205,6 @@ impl ScoreFeatures {
         guess: false,
         eager: false,
         defer: false,
+        scramble: false,
     };
 }
