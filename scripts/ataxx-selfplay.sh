@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Ataxx self-play pipeline on idle cores: runs `bitsolve ataxx datagen` (format version 3:
 # a CRC per game, blocked-square openings; src/cli/ataxx/datafile.rs) in the background at the
-# lowest priority, so builds, tests and matches come first, and pauses or stops it on demand.
+# lowest priority (SCHED_IDLE and nice 19), so builds, tests and matches come first, and pauses
+# or stops it on demand.
 # A stopped or killed run resumes from its last complete game with the same command.
 #
 #   GEN=10 scripts/ataxx-selfplay.sh start    # data/gen10.bin with the embedded net
@@ -44,7 +45,11 @@ start)
         --threads "${THREADS:-2}" --net "${NET:-nets/ataxx/default.nnue}" --quiet)
   echo "$bin ${args[*]}" > "$DATA/gen$GEN.cmd"
   echo "$out" > "$DATA/current"
-  nohup nice -n 19 "$bin" "${args[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
+  # SCHED_IDLE (chrt --idle) where the system has chrt: the run gets a core only when nothing
+  # else wants it (nice 19 alone still takes a small share of a busy machine).
+  idle=()
+  command -v chrt > /dev/null && idle=(chrt --idle 0)
+  nohup "${idle[@]}" nice -n 19 "$bin" "${args[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
   echo $! > "$PIDFILE"
   echo "started pid $! -> $out ($(cat "$DATA/gen$GEN.cmd"))";;
 pause)  running && kill -STOP "$(cat "$PIDFILE")" && echo paused;;
