@@ -237,7 +237,6 @@ impl Connect4 {
         0
     }
 
-    /// The bijective mix (the `SplitMix64` finaliser) of the key `position + mask`.
     /// The columns whose playable cell is in `cells`, centre first, then sorted: a move that
     /// wins at once first, one that lets the opponent win at once last.
     fn moves_among(&self, cells: u64, moves: &mut Connect4Moves) {
@@ -257,6 +256,7 @@ impl Connect4 {
         moves.extend(keyed.iter().map(|&(_, col)| col));
     }
 
+    /// The bijective mix (the `SplitMix64` finaliser) of the key `position + mask`.
     #[inline]
     fn mixed_key(&self) -> u64 {
         let mut z = self.position + self.mask;
@@ -334,11 +334,6 @@ impl Scored for Connect4 {
         }
     }
 
-    /// Pons' bounds from the stones left: a win with the next stone at best, a loss to the
-    /// opponent's next stone at worst. Exact when the side to move can win at once, or cannot
-    /// stop the opponent from winning at once (two threats, or one above the only block);
-    /// otherwise the best is a win with the stone after next and the worst a loss to the
-    /// opponent's stone after next.
     /// Pons' pruning: while some move does not let the opponent win at once, the moves that
     /// do (below an opponent's threat, or not blocking the one threat that must be blocked)
     /// are left out; their value, a loss at the opponent's next stone, is the least any move
@@ -353,6 +348,11 @@ impl Scored for Connect4 {
         self.moves_among(cells, moves);
     }
 
+    /// Pons' bounds from the stones left: a win with the next stone at best, a loss to the
+    /// opponent's next stone at worst. Exact when the side to move can win at once, or cannot
+    /// stop the opponent from winning at once (two threats, or one above the only block);
+    /// otherwise the best is a win with the stone after next and the worst a loss to the
+    /// opponent's stone after next.
     fn score_range(&self) -> (i32, i32) {
         let left = (self.cells() - self.stones()).cast_signed();
         if self.can_win_next() {
