@@ -7,7 +7,8 @@
 #   ataxx-match.sh [-g GAMES] [-t TIME_MS] [-i INC_MS] [-c CONCURRENCY] [-o OUTDIR] ENGINE1 ENGINE2
 # (-c is this copy's addition: games played side by side, default 1 as in the template; so is
 # SPRT="ELO0 ELO1" in the environment: a sequential test with alpha = beta = 0.05 that stops the
-# match once it decides, as the changelog's search changes were tested.)
+# match once it decides, as the changelog's search changes were tested; and OPENINGS=FILE, an
+# openings file of FEN lines instead of ply3_fair, e.g. datasets/ataxx/blocked-openings.txt.)
 # ENGINE: bitsolve (= $BITSOLVE ataxx uai, default ./target/release/bitsolve),
 #         zataxx ($A/Zataxx/target-native/release/zataxx, the target-cpu=native build of
 #         ataxx-anchors.sh, as Zataxx's README builds it; A default /tmp/ataxx), builtin:random, builtin:mostcaptures,
@@ -57,7 +58,8 @@ sprt = os.environ.get("SPRT", "").split()
 if sprt:
     s["sprt"] = {"enabled": True, "autostop": True, "elo0": float(sprt[0]), "elo1": float(sprt[1]),
                  "alpha": 0.05, "beta": 0.05}
-s["openings"]["path"] = os.environ["A"] + "/cuteataxx/res/openings/ply3_fair.txt"
+s["openings"]["path"] = os.path.abspath(os.environ.get("OPENINGS") or
+                                        os.environ["A"] + "/cuteataxx/res/openings/ply3_fair.txt")
 s["engines"] = [engine(e1), engine(e2)]
 names = [e["name"] for e in s["engines"]]
 s["pgn"]["path"] = os.path.join(out, "games.pgn")

@@ -17,6 +17,10 @@ an empty square, 1 for a stone of the side to move, 2 for one of the other side.
 H units (`--hidden`, a multiple of 16 in 16..=512, default 256), then the output. Needs scipy
 besides numpy (pip install scipy) for its sparse products.
 
+tuples-blocked (file format version 3): the tuples net with 49 more inputs, 2916 + s on for each
+blocked square s (the windows still see a blocked square as empty). Its blocked rows start at
+zero, so `--init` with a version-2 net starts from exactly that net.
+
 Target: LAMBDA * sigmoid(score / K) + (1 - LAMBDA) * result, with score the search score of the
 data (engine units, side to move) and result 1 / 0.5 / 0 from the side to move's view; K is
 fitted first, for each file on its own (each file's scores are in the units of the net that
@@ -142,7 +146,7 @@ def dedup(rec):
     return out, result.astype(np.float32)
 
 
-def load(paths, unique=False, skip_blocked=False):
+def load(paths, unique=False, skip_blocked=False, only_blocked=False):
     """Records of the data files, as a DTYPE array (the file's number in the high bits of the
     game index when there are several), and the result of each record in -1..1 (a mean over
     copies with `unique`)."""
@@ -152,6 +156,8 @@ def load(paths, unique=False, skip_blocked=False):
         games = np.unique(rec["game"]).size
         if skip_blocked:
             rec = rec[rec["blocked"] == 0]
+        if only_blocked:
+            rec = rec[rec["blocked"] != 0]
         size = rec.size
         if unique:
             rec, result = dedup(rec)
@@ -413,34 +419,99 @@ class TupleNet:
         return net_bytes(self, 2, TUPLE_INPUTS, self.hidden, scale)
 
     @staticmethod
-    def quantised_logits(data, enc, j):
-        """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
+    def quantised_accumulators(data, states):
+        """The engine's integer accumulators (B, H) from the bias and the window rows."""
         hidden = struct.unpack("<I", data[16:20])[0]
-        off = 32
-        w1 = np.frombuffer(data, "<i2", TUPLE_INPUTS * hidden, off).reshape(TUPLE_INPUTS, hidden)
-        off += 2 * TUPLE_INPUTS * hidden
+        w1 = np.frombuffer(data, "<i2", TUPLE_INPUTS * hidden, 32).reshape(TUPLE_INPUTS, hidden)
+        inputs = struct.unpack("<I", data[12:16])[0]
+        off = 32 + 2 * inputs * hidden
         b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
-        off += 2 * hidden
-        w2 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
-        off += 2 * hidden
-        b2 = struct.unpack("<i", data[off:off + 4])[0]
-        idx = enc[1][j].astype(np.int64) + WINDOW_BASE
+        idx = states.astype(np.int64) + WINDOW_BASE
         acc = np.broadcast_to(b1, (idx.shape[0], hidden)).copy()
         for w in range(WINDOWS):
             acc += w1[idx[:, w]]
+        return acc
+
+    @staticmethod
+    def quantised_output(data, acc):
+        """The logits from the integer accumulators, as the engine computes them."""
+        inputs, hidden = struct.unpack("<II", data[12:20])
+        off = 32 + 2 * inputs * hidden + 2 * hidden
+        w2 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
+        off += 2 * hidden
+        b2 = struct.unpack("<i", data[off:off + 4])[0]
         v = np.clip(acc, 0, QA)
         s = (v * v) @ w2
         raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
         return (raw + b2) / (QA * QB)
 
+    @staticmethod
+    def quantised_logits(data, enc, j):
+        """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
+        return TupleNet.quantised_output(data, TupleNet.quantised_accumulators(data, enc[1][j]))
 
-ARCHS = {"squares": SquareNet, "tuples": TupleNet}
+
+class BlockedTupleNet(TupleNet):
+    """The tuples net with an input per blocked square (file format version 3): the 2916 window
+    inputs (a blocked square still counts as empty there), then input 2916 + 7 * rank + file on
+    for each blocked square. Its 49 extra rows start at zero, so a version-2 net read by --init
+    starts out computing exactly what it computed before."""
+
+    VERSION = 3
+    INPUTS = TUPLE_INPUTS + 49
+
+    def __init__(self, rng, hidden=TUPLE_HIDDEN):
+        super().__init__(rng, hidden)
+        self.w1 = np.concatenate([self.w1, np.zeros((49, hidden), np.float32)])
+
+    @staticmethod
+    def encode(rec):
+        """Square digits (N, 49), window states (N, 36) and blocked squares (N, 49), uint8."""
+        digits = square_digits(rec)
+        return digits, window_states(digits), bits49(rec["blocked"])
+
+    def batch(self, enc, j, perm=None):
+        digits, states, blocked = enc
+        if perm is None:
+            st, bl = states[j], blocked[j]
+        else:
+            st, bl = window_states(digits[j], perm[:49][WINDOW_SQUARES]), blocked[j][:, perm[:49]]
+        return self.sparse_rows(st, bl)
+
+    def sparse_rows(self, st, bl):
+        """CSR matrix (B, 2965): the window states' ones and one per blocked square."""
+        n = st.shape[0]
+        rows = np.repeat(np.arange(n, dtype=np.int32), WINDOWS)
+        cols = (st.astype(np.int32) + WINDOW_BASE).ravel()
+        br, bc = np.nonzero(bl)
+        rows = np.concatenate([rows, br.astype(np.int32)])
+        cols = np.concatenate([cols, (TUPLE_INPUTS + bc).astype(np.int32)])
+        ones = np.ones(cols.size, dtype=np.float32)
+        return self.sparse.csr_matrix((ones, (rows, cols)), shape=(n, self.INPUTS))
+
+    def quantise(self, scale):
+        """The net file's bytes (format version 3)."""
+        return net_bytes(self, self.VERSION, self.INPUTS, self.hidden, scale)
+
+    @staticmethod
+    def quantised_logits(data, enc, j):
+        """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
+        inputs, hidden = struct.unpack("<II", data[12:20])
+        w1 = np.frombuffer(data, "<i2", inputs * hidden, 32).reshape(inputs, hidden)
+        acc = TupleNet.quantised_accumulators(data, enc[1][j])
+        for b, sq in zip(*np.nonzero(enc[2][j])):
+            acc[b] += w1[TUPLE_INPUTS + sq]
+        return TupleNet.quantised_output(data, acc)
+
+
+ARCHS = {"squares": SquareNet, "tuples": TupleNet, "tuples-blocked": BlockedTupleNet}
 
 
 def init_from_file(net, path):
-    """Sets a tuples net's float weights from a net file (format version 2): the quantised
-    integers divided by their factors, so the float net computes the file's logits up to
-    rounding. Exits with a message when the file is not such a net of the same hidden size."""
+    """Sets a tuples net's float weights from a net file (format version 2, or 3 for a net with
+    blocked-square inputs; a version-2 file leaves those rows at zero): the quantised integers
+    divided by their factors, so the float net computes the file's logits up to rounding. Exits
+    with a message when the file is not such a net of the same hidden size."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -449,14 +520,17 @@ def init_from_file(net, path):
     if len(data) < 32 or data[:8] != b"BSAXNNUE":
         sys.exit(f"--init {path}: not a bitsolve net file (no BSAXNNUE magic)")
     version, inputs, hidden = struct.unpack("<III", data[8:20])
-    want = 32 + 2 * (TUPLE_INPUTS * net.hidden + 2 * net.hidden) + 4
-    if (version, inputs, hidden) != (2, TUPLE_INPUTS, net.hidden) or len(data) != want:
+    readable = [(2, TUPLE_INPUTS)]
+    if isinstance(net, BlockedTupleNet):
+        readable.append((3, BlockedTupleNet.INPUTS))
+    want = 32 + 2 * (inputs * net.hidden + 2 * net.hidden) + 4
+    if (version, inputs) not in readable or hidden != net.hidden or len(data) != want:
         sys.exit(f"--init {path}: version {version}, {inputs} inputs, {hidden} hidden units, "
-                 f"{len(data)} bytes; want version 2, {TUPLE_INPUTS} inputs, {net.hidden} hidden, "
+                 f"{len(data)} bytes; want (version, inputs) in {readable}, {net.hidden} hidden, "
                  f"{want} bytes")
     off = 32
-    n1 = TUPLE_INPUTS * hidden
-    net.w1[...] = np.frombuffer(data, "<i2", n1, off).reshape(TUPLE_INPUTS, hidden) / QA
+    n1 = inputs * hidden
+    net.w1[:inputs] = np.frombuffer(data, "<i2", n1, off).reshape(inputs, hidden) / QA
     off += 2 * n1
     net.b1[...] = np.frombuffer(data, "<i2", hidden, off) / QA
     off += 2 * hidden
@@ -482,11 +556,17 @@ def main():
     ap.add_argument("--unique", action="store_true", help="one record per distinct position and "
                     "side to move in each file, with the mean score and result of its copies")
     ap.add_argument("--skip-blocked", action="store_true", help="leave out the positions with "
-                    "blocked squares (the tuples net sees a blocked square as an empty one)")
+                    "blocked squares (the tuples net sees a blocked square as an empty one; "
+                    "tuples-blocked has an input per blocked square)")
+    ap.add_argument("--blocked-rows-only", action="store_true", help="tuples-blocked: train only "
+                    "the 49 blocked-square rows, on the positions with blocked squares (the others "
+                    "give those rows no gradient), so the net evaluates every board without "
+                    "blocked squares exactly as the --init net does")
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     ap.add_argument("--init", help="start from this net file's weights (tuples, format version 2, "
-                    "the same hidden size) instead of random ones: fine-tuning on new data")
+                    "or 3 for tuples-blocked; the same hidden size) instead of random ones: "
+                    "fine-tuning on new data")
     ap.add_argument("--scale", type=int, help="evaluation scale written to the net (default: the "
                     "fitted K); the search plays better with larger units than K, about 700 for "
                     "net6a (results/ataxx/sprt/README.md)")
@@ -501,8 +581,10 @@ def main():
             ap.error("the tuples net's hidden units must be a multiple of 16 in 16..=512")
         scipy_sparse()
 
+    if args.blocked_rows_only and (args.arch != "tuples-blocked" or args.skip_blocked):
+        ap.error("--blocked-rows-only needs --arch tuples-blocked and the blocked positions")
     rng = np.random.default_rng(args.seed)
-    rec, wdl = load(args.data, args.unique, args.skip_blocked)
+    rec, wdl = load(args.data, args.unique, args.skip_blocked, args.blocked_rows_only)
     if args.max_positions:
         rec, wdl = rec[: args.max_positions], wdl[: args.max_positions]
     games = np.unique(rec["game"])
@@ -522,8 +604,8 @@ def main():
     target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k_of)).astype(np.float32)
     net = ARCHS[args.arch](rng, hidden)
     if args.init:
-        if args.arch != "tuples":
-            ap.error("--init reads tuples nets (format version 2) only")
+        if args.arch == "squares":
+            ap.error("--init reads tuples nets (format version 2, or 3 for tuples-blocked) only")
         init_from_file(net, args.init)
         print(f"initial weights from {args.init}", flush=True)
     enc = net.encode(rec)
@@ -577,6 +659,11 @@ def main():
             total += cross_entropy(p, target[j]) * j.size
             dy = ((p - target[j]) / j.size).astype(np.float32)
             grads = net.gradients(inputs, cache, dy)
+            if args.blocked_rows_only:
+                # Adam moves a parameter whose gradients were all zero by 0 / (0 + eps).
+                grads[0][:TUPLE_INPUTS] = 0
+                for g in grads[1:]:
+                    g[...] = 0
             step += 1
             for q, (param, g) in enumerate(zip(net.params(), grads)):
                 m[q] = beta1 * m[q] + (1 - beta1) * g

@@ -1,9 +1,9 @@
 //! A learned evaluation for the Ataxx engine: an NNUE (efficiently updatable neural network).
 //!
 //! Two architectures, told apart by the file's version: the *squares* net of this module
-//! (version 1), whose accumulators follow the moves, and the [`tuples`] net (version 2), whose
-//! inputs are the 36 2x2 windows of the board and which is evaluated from scratch. [`Network`]
-//! reads either; [`NetAtaxx`] plays with either.
+//! (version 1), whose accumulators follow the moves, and the [`tuples`] net (version 2, or 3
+//! with an input per blocked square), whose inputs are the 36 2x2 windows of the board and which
+//! is evaluated from scratch. [`Network`] reads either; [`NetAtaxx`] plays with either.
 //!
 //! # Shape (squares net)
 //!
@@ -111,8 +111,9 @@ impl std::fmt::Display for NetError {
             NetError::Version(v) => {
                 write!(
                     f,
-                    "net format version {v}, this build reads {VERSION} and {}",
-                    tuples::VERSION
+                    "net format version {v}, this build reads {VERSION}, {} and {}",
+                    tuples::VERSION,
+                    tuples::BLOCKED_VERSION
                 )
             }
             NetError::Shape(what, got, want) => write!(f, "{what} is {got}, expected {want}"),
@@ -136,7 +137,7 @@ impl std::fmt::Display for NetError {
 impl std::error::Error for NetError {}
 
 /// A net file of either architecture: the squares net of this module (version 1) or the
-/// [`tuples`] net (version 2).
+/// [`tuples`] net (version 2, or 3 with blocked-square inputs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Network {
     /// Version 1: `98 -> 2 x HIDDEN -> 1`, accumulators kept up to date move by move.
@@ -218,7 +219,9 @@ impl Network {
         let version = Reader(&bytes[8..]).u32();
         match version {
             VERSION => SquareNet::parse(bytes, fnv1a(bytes)).map(|n| Network::Squares(Box::new(n))),
-            tuples::VERSION => tuples::TupleNet::parse(bytes, fnv1a(bytes)).map(Network::Tuples),
+            tuples::VERSION | tuples::BLOCKED_VERSION => {
+                tuples::TupleNet::parse(bytes, fnv1a(bytes)).map(Network::Tuples)
+            }
             _ => Err(NetError::Version(version)),
         }
     }

@@ -51,22 +51,30 @@ fn random_net(seed: u64) -> Network {
 /// A tuples net with random weights in the ranges a trained one has, written as a version-2
 /// file by hand (independently of `to_bytes`) and parsed.
 fn random_tuple_net(seed: u64, hidden: usize) -> Network {
+    Network::from_bytes(&random_tuple_bytes(seed, hidden, false)).unwrap()
+}
+
+/// The bytes of a random tuples net (version 3 with `blocked`), written by hand.
+fn random_tuple_bytes(seed: u64, hidden: usize, blocked: bool) -> Vec<u8> {
     let mut rng = Mix(seed);
     let mut bytes = MAGIC.to_vec();
-    for v in [tuples::VERSION, tuples::INPUTS as u32, hidden as u32, QA as u32, QB as u32] {
+    let (version, inputs) = if blocked {
+        (tuples::BLOCKED_VERSION, tuples::BLOCKED_INPUTS)
+    } else {
+        (tuples::VERSION, tuples::INPUTS)
+    };
+    for v in [version, inputs as u32, hidden as u32, QA as u32, QB as u32] {
         bytes.extend_from_slice(&v.to_le_bytes());
     }
     bytes.extend_from_slice(&400i32.to_le_bytes());
     // Input weights, input biases, output weights, each in its range.
-    for (count, range) in
-        [(tuples::INPUTS * hidden, 120), (hidden, 200), (hidden, MAX_OUTPUT_WEIGHT)]
-    {
+    for (count, range) in [(inputs * hidden, 120), (hidden, 200), (hidden, MAX_OUTPUT_WEIGHT)] {
         for _ in 0..count {
             bytes.extend_from_slice(&rng.signed(range).to_le_bytes());
         }
     }
     bytes.extend_from_slice(&i32::from(rng.signed(3000)).to_le_bytes());
-    Network::from_bytes(&bytes).unwrap()
+    bytes
 }
 
 fn leak(net: Network) -> &'static Network {
@@ -212,8 +220,8 @@ fn loader_rejects_bad_files() {
     bad[0] = b'X';
     assert_eq!(Network::from_bytes(&bad), Err(NetError::BadMagic));
     let mut bad = good.clone();
-    bad[8] = 3;
-    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(3)));
+    bad[8] = 4;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(4)));
     let mut bad = good.clone();
     bad[16] = 64;
     assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("hidden", 64, HIDDEN as i64)));
@@ -337,4 +345,105 @@ fn tuples_block_sizes_give_the_same_sums() {
             assert_eq!(net.output_sum(&active), portable, "{hidden} hidden");
         }
     }
+}
+
+/// Positions of random games from starts with blocked squares (and one without).
+fn blocked_positions(seed: u64) -> Vec<AtaxxStandard> {
+    let starts = [
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "x5o/1-3-1/7/3-3/7/1-3-1/o5x x 0 1",
+        "x-3-o/7/7/7/7/7/o-3-x x 0 1",
+        "x5o/7/7/7/7/7/o5x x 0 1",
+    ];
+    let mut rng = Mix(seed);
+    let mut out = Vec::new();
+    for fen in starts {
+        let mut pos = AtaxxStandard::parse_position(fen).unwrap();
+        for _ in 0..60 {
+            let mut moves = <AtaxxStandard as Game>::Moves::default();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.play(moves[rng.below(moves.len())]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn blocked_inputs_are_the_blocked_squares() {
+    // Blocked c3 (rank 2, file 2) and e5 (rank 4, file 4); x on a1, o on g7, x to move.
+    let pos = AtaxxStandard::parse_position("6o/7/4-2/7/2-4/7/x6 x 0 1").unwrap();
+    let side = pos.side_to_move();
+    let (us, them) = (pos.stones(side).0, pos.stones(!side).0);
+    let blocked = 0x007F_7F7F_7F7F_7F7F & !pos.valid().0;
+    let with = tuples::active_inputs(us, them, blocked, true);
+    let without = tuples::active_inputs(us, them, blocked, false);
+    assert_eq!(&with[..36], &without[..]);
+    assert_eq!(&without[..], &tuples::features(us, them)[..]);
+    let extra = (tuples::INPUTS + 7 * 2 + 2) as u16;
+    assert_eq!(&with[36..], &[extra, extra + 7 * 2 + 2]);
+}
+
+#[test]
+fn blocked_inputs_nets_round_trip_and_match_the_float_reference() {
+    for hidden in [16, 80] {
+        let bytes = random_tuple_bytes(71 + hidden as u64, hidden, true);
+        assert_eq!(bytes.len(), tuples::file_bytes_with(tuples::BLOCKED_INPUTS, hidden));
+        let net = leak(Network::from_bytes(&bytes).unwrap());
+        assert!(matches!(net, Network::Tuples(t) if t.blocked_inputs()));
+        assert_eq!(net.to_bytes(), bytes);
+        for pos in blocked_positions(73) {
+            let q = f64::from(NetAtaxx::new(pos.clone(), Some(net)).evaluate());
+            let f = net.evaluate_float(&pos);
+            if f.abs() < 19_000.0 {
+                assert!((q - f).abs() <= 2.0, "{hidden} hidden: quantised {q} vs float {f}");
+            }
+        }
+    }
+}
+
+#[test]
+fn zero_blocked_rows_play_as_the_version_2_net_and_others_only_change_blocked_boards() {
+    let hidden = 32;
+    let v2 = random_tuple_bytes(79, hidden, false);
+    // The same net as version 3: 49 rows of zeros after the 2916 window rows.
+    let rows = HEADER_BYTES + 2 * tuples::INPUTS * hidden;
+    let mut v3 = v2[..rows].to_vec();
+    v3[8..12].copy_from_slice(&tuples::BLOCKED_VERSION.to_le_bytes());
+    v3[12..16].copy_from_slice(&(tuples::BLOCKED_INPUTS as u32).to_le_bytes());
+    v3.extend(std::iter::repeat_n(0u8, 2 * tuples::SQUARES * hidden));
+    v3.extend_from_slice(&v2[rows..]);
+    // And with random blocked rows.
+    let mut other = v3.clone();
+    let mut rng = Mix(83);
+    for b in &mut other[rows..rows + 2 * tuples::SQUARES * hidden] {
+        *b = rng.next() as u8 & 0x3f;
+    }
+    let [v2, v3, other] = [v2, v3, other].map(|b| leak(Network::from_bytes(&b).unwrap()));
+    let (mut changed, mut blocked_boards) = (0, 0);
+    for pos in blocked_positions(89) {
+        let eval = |net| NetAtaxx::new(pos.clone(), Some(net)).evaluate();
+        assert_eq!(eval(v2), eval(v3));
+        if pos.valid().0 == 0x007F_7F7F_7F7F_7F7F {
+            assert_eq!(eval(v3), eval(other));
+        } else {
+            blocked_boards += 1;
+            changed += usize::from(eval(v3) != eval(other));
+        }
+    }
+    assert!(blocked_boards > 100 && changed > blocked_boards / 2, "{changed} of {blocked_boards}");
+}
+
+#[test]
+fn loader_rejects_a_version_3_header_with_version_2_inputs() {
+    let mut bytes = random_tuple_bytes(97, 16, false);
+    bytes[8..12].copy_from_slice(&tuples::BLOCKED_VERSION.to_le_bytes());
+    assert_eq!(Network::from_bytes(&bytes), Err(NetError::Shape("inputs", 2916, 2965)));
+    let mut bytes = random_tuple_bytes(97, 16, true);
+    bytes.pop();
+    let want = tuples::file_bytes_with(tuples::BLOCKED_INPUTS, 16);
+    assert_eq!(Network::from_bytes(&bytes), Err(NetError::Length(want - 1, want)));
 }

@@ -1,5 +1,5 @@
-//! The *tuples* net (file format version 2): 2x2 windows of the board as inputs, one
-//! perspective, evaluated from scratch.
+//! The *tuples* net (file format versions 2 and 3): 2x2 windows of the board as inputs, one
+//! perspective, evaluated from scratch; version 3 adds one input per blocked square.
 //!
 //! # Shape
 //!
@@ -12,17 +12,23 @@
 //! The hidden layer (`H` units, a multiple of 16 up to [`MAX_HIDDEN`]) goes through `SCReLU`
 //! to one output logit, as in the squares net.
 //!
+//! A version-3 net has [`BLOCKED_INPUTS`] = 2965 inputs: the 2916 above, then feature
+//! `2916 + 7 r + f` on for each blocked square `(r, f)` (the windows still see a blocked square
+//! as an empty one; these inputs tell the net which empty squares can never be filled). On a
+//! board without blocked squares it computes what a version-2 net with the same first 2916
+//! rows computes, so a version-2 net extended by 49 zero rows plays exactly as before.
+//!
 //! Windows see how stones touch, which is what captures are made of; the squares net sees each
 //! stone alone. The price is that a move changes up to 16 windows, so instead of keeping an
 //! accumulator up to date the net sums its 36 rows at every evaluation.
 //!
-//! # File format (`.nnue`, little-endian), version 2
+//! # File format (`.nnue`, little-endian), versions 2 and 3
 //!
 //! | bytes | field |
 //! |-------|-------|
 //! | 0..8 | magic `BSAXNNUE` |
-//! | 8..12 | version (`u32`, 2) |
-//! | 12..16 | inputs (`u32`, [`INPUTS`] = 2916) |
+//! | 8..12 | version (`u32`, 2 or 3) |
+//! | 12..16 | inputs (`u32`, [`INPUTS`] = 2916; version 3: [`BLOCKED_INPUTS`] = 2965) |
 //! | 16..20 | hidden units `H` (`u32`) |
 //! | 20..24 | `QA` (`u32`, 255) |
 //! | 24..28 | `QB` (`u32`, 64) |
@@ -40,18 +46,33 @@ use crate::games::ataxx::Ataxx;
 
 /// File format version of a tuples net.
 pub const VERSION: u32 = 2;
+/// File format version of a tuples net with blocked-square inputs.
+pub const BLOCKED_VERSION: u32 = 3;
 /// Windows of 2x2 squares on the 7x7 board.
 pub const WINDOWS: usize = 36;
 /// States of one window (3 per square).
 pub const STATES: usize = 81;
 /// Inputs: one per window and state.
 pub const INPUTS: usize = WINDOWS * STATES;
+/// Squares of the board, each a blocked-square input of a version-3 net.
+pub const SQUARES: usize = 49;
+/// Inputs of a version-3 net: the window states, then one per blocked square.
+pub const BLOCKED_INPUTS: usize = INPUTS + SQUARES;
+/// The 49 squares of the 7x7 board in the stride-8 bitboards.
+const BOARD: u64 = 0x007F_7F7F_7F7F_7F7F;
+/// Most inputs on at once.
+const MAX_ACTIVE: usize = WINDOWS + SQUARES;
 /// Most hidden units a file may have.
 pub const MAX_HIDDEN: usize = 512;
 
-/// Bytes of a tuples net file with `hidden` units.
+/// Bytes of a version-2 tuples net file with `hidden` units.
 pub const fn file_bytes(hidden: usize) -> usize {
-    HEADER_BYTES + 2 * (INPUTS * hidden + 2 * hidden) + 4
+    file_bytes_with(INPUTS, hidden)
+}
+
+/// Bytes of a tuples net file with `inputs` inputs and `hidden` units.
+pub const fn file_bytes_with(inputs: usize, hidden: usize) -> usize {
+    HEADER_BYTES + 2 * (inputs * hidden + 2 * hidden) + 4
 }
 
 /// `STATE[u | t << 4]`: the state of a window whose squares of the side to move are the bits
@@ -91,6 +112,28 @@ pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
     out
 }
 
+/// The inputs that are on for the side owning `us` against `them`: the 36 window states of
+/// [`features`], then (with `blocked_inputs`) one per square of `blocked`, all stride-8
+/// bitboards.
+#[inline]
+pub fn active_inputs(
+    us: u64,
+    them: u64,
+    blocked: u64,
+    blocked_inputs: bool,
+) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
+    let mut out: arrayvec::ArrayVec<u16, MAX_ACTIVE> = features(us, them).into_iter().collect();
+    if blocked_inputs {
+        let mut b = blocked & BOARD;
+        while b != 0 {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            out.push((INPUTS + 7 * (sq / 8) + sq % 8) as u16);
+        }
+    }
+    out
+}
+
 /// The first `N` values of `slice` as an array (the caller keeps `N` within it).
 #[inline]
 fn array<const N: usize>(slice: &[i16]) -> [i16; N] {
@@ -103,7 +146,9 @@ fn array<const N: usize>(slice: &[i16]) -> [i16; N] {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TupleNet {
     hidden: usize,
-    /// `INPUTS` rows of `hidden` weights, row after row.
+    /// Whether the net has the blocked-square inputs (version 3).
+    blocked_inputs: bool,
+    /// `INPUTS` (version 3: `BLOCKED_INPUTS`) rows of `hidden` weights, row after row.
     input_weights: Vec<i16>,
     input_bias: Vec<i16>,
     output_weights: Vec<i16>,
@@ -113,22 +158,24 @@ pub struct TupleNet {
 }
 
 impl TupleNet {
-    /// Parses a version-2 file whose magic and version were checked.
+    /// Parses a version-2 or version-3 file whose magic and version were checked.
     pub(super) fn parse(bytes: &[u8], fingerprint: u64) -> Result<TupleNet, NetError> {
+        let blocked_inputs = Reader(&bytes[8..]).u32() == BLOCKED_VERSION;
+        let want = if blocked_inputs { BLOCKED_INPUTS } else { INPUTS };
         let mut r = Reader(&bytes[12..]);
         let inputs = i64::from(r.u32());
-        if inputs != INPUTS as i64 {
-            return Err(NetError::Shape("inputs", inputs, INPUTS as i64));
+        if inputs != want as i64 {
+            return Err(NetError::Shape("inputs", inputs, want as i64));
         }
         let hidden = r.u32() as usize;
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return Err(NetError::Hidden(hidden as i64));
         }
         let scale = r.quantisation()?;
-        if bytes.len() != file_bytes(hidden) {
-            return Err(NetError::Length(bytes.len(), file_bytes(hidden)));
+        if bytes.len() != file_bytes_with(want, hidden) {
+            return Err(NetError::Length(bytes.len(), file_bytes_with(want, hidden)));
         }
-        let mut input_weights = vec![0i16; INPUTS * hidden];
+        let mut input_weights = vec![0i16; want * hidden];
         r.i16s(&mut input_weights);
         let mut input_bias = vec![0i16; hidden];
         r.i16s(&mut input_bias);
@@ -142,6 +189,7 @@ impl TupleNet {
         }
         Ok(TupleNet {
             hidden,
+            blocked_inputs,
             input_weights,
             input_bias,
             output_weights,
@@ -153,9 +201,11 @@ impl TupleNet {
 
     /// The net file of this net.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(file_bytes(self.hidden));
+        let (version, inputs) =
+            if self.blocked_inputs { (BLOCKED_VERSION, BLOCKED_INPUTS) } else { (VERSION, INPUTS) };
+        let mut out = Vec::with_capacity(file_bytes_with(inputs, self.hidden));
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, INPUTS as u32, self.hidden as u32, QA as u32, QB as u32] {
+        for v in [version, inputs as u32, self.hidden as u32, QA as u32, QB as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
@@ -172,10 +222,25 @@ impl TupleNet {
         self.hidden
     }
 
+    /// Whether the net has the blocked-square inputs (file format version 3).
+    pub fn blocked_inputs(&self) -> bool {
+        self.blocked_inputs
+    }
+
+    /// The inputs that are on in `pos`.
+    #[inline]
+    fn active<const POLISH: bool>(
+        &self,
+        pos: &Ataxx<POLISH>,
+    ) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
+        let side = pos.side_to_move();
+        let blocked = BOARD & !pos.valid().0;
+        active_inputs(pos.stones(side).0, pos.stones(!side).0, blocked, self.blocked_inputs)
+    }
+
     /// The evaluation of `pos` (engine units, side to move's view).
     pub fn evaluate<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> i32 {
-        let side = pos.side_to_move();
-        let sum = self.output_sum(&features(pos.stones(side).0, pos.stones(!side).0));
+        let sum = self.output_sum(&self.active(pos));
         let raw = sum / i64::from(QA) + i64::from(self.output_bias);
         (raw * i64::from(self.scale) / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
     }
@@ -186,7 +251,7 @@ impl TupleNet {
     /// With AVX2 (checked at run time) the same code runs in blocks of 128 on 256-bit
     /// registers.
     #[inline]
-    pub(super) fn output_sum(&self, active: &[u16; WINDOWS]) -> i64 {
+    pub(super) fn output_sum(&self, active: &[u16]) -> i64 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
@@ -198,13 +263,13 @@ impl TupleNet {
     /// [`Self::output_sum`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_sum_avx2(&self, active: &[u16; WINDOWS]) -> i64 {
+    fn output_sum_avx2(&self, active: &[u16]) -> i64 {
         self.output_sum_in::<128>(active)
     }
 
     /// [`Self::output_sum`] in blocks of `B` hidden units while they fit, then of 16.
     #[inline]
-    pub(super) fn output_sum_in<const B: usize>(&self, active: &[u16; WINDOWS]) -> i64 {
+    pub(super) fn output_sum_in<const B: usize>(&self, active: &[u16]) -> i64 {
         let h = self.hidden;
         let mut sum = 0i64;
         let mut start = 0;
@@ -221,7 +286,7 @@ impl TupleNet {
 
     /// [`Self::output_sum`] over the `N` hidden units from `start`.
     #[inline]
-    fn block<const N: usize>(&self, active: &[u16; WINDOWS], start: usize) -> i64 {
+    fn block<const N: usize>(&self, active: &[u16], start: usize) -> i64 {
         let h = self.hidden;
         let mut acc: [i16; N] = array(&self.input_bias[start..]);
         for &f in active {
@@ -247,10 +312,9 @@ impl TupleNet {
 
     /// The same evaluation in floating point from the dequantised weights.
     pub fn evaluate_float<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> f64 {
-        let side = pos.side_to_move();
         let h = self.hidden;
         let mut sums: Vec<f64> = self.input_bias.iter().map(|&b| f64::from(b)).collect();
-        for f in features(pos.stones(side).0, pos.stones(!side).0) {
+        for f in self.active(pos) {
             let row = &self.input_weights[usize::from(f) * h..][..h];
             for (s, &w) in sums.iter_mut().zip(row) {
                 *s += f64::from(w);
