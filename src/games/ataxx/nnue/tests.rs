@@ -85,15 +85,31 @@ fn leak(net: Network) -> &'static Network {
 fn embedded_net_loads_and_round_trips() {
     let net = Network::embedded();
     assert_eq!(net.to_bytes(), EMBEDDED);
-    assert!(matches!(net, Network::Tuples(t) if t.hidden() == 256));
-    assert_eq!(EMBEDDED.len(), tuples::file_bytes(256));
+    assert!(matches!(net, Network::Tuples(t) if t.hidden() == 256 && t.blocked_inputs()));
+    assert_eq!(EMBEDDED.len(), tuples::file_bytes_with(tuples::BLOCKED_INPUTS, 256));
 }
 
 #[test]
-fn embedded_net_is_net8a() {
+fn embedded_net_is_net12b() {
+    let net12b = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net12b.nnue"));
+    assert_eq!(
+        EMBEDDED,
+        net12b.as_slice(),
+        "nets/ataxx/default.nnue must be a copy of net12b.nnue"
+    );
+    assert_eq!(i32::from_le_bytes(net12b[28..32].try_into().unwrap()), 700);
+}
+
+#[test]
+fn net12b_is_net8a_plus_blocked_rows() {
+    // net12b was trained with --blocked-rows-only from net8a: its 2916 window rows, biases and
+    // output are net8a's, so it evaluates every board without blocked squares as net8a does.
     let net8a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net8a.nnue"));
-    assert_eq!(EMBEDDED, net8a.as_slice(), "nets/ataxx/default.nnue must be a copy of net8a.nnue");
-    assert_eq!(i32::from_le_bytes(net8a[28..32].try_into().unwrap()), 700);
+    let net12b = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net12b.nnue"));
+    let rows = HEADER_BYTES + 2 * tuples::INPUTS * 256;
+    assert_eq!(net8a[28..rows], net12b[28..rows]);
+    assert_eq!(net8a[rows..], net12b[rows + 2 * tuples::SQUARES * 256..]);
+    assert!(net12b[rows..rows + 2 * tuples::SQUARES * 256].iter().any(|&b| b != 0));
 }
 
 #[test]
