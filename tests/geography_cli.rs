@@ -44,7 +44,7 @@ fn server_and_clients_play_a_game_as_processes() {
     let opening = random_log.lines().find_map(|l| l.split("Received: 200 ").nth(1));
     let random_first = opening == Some(fields[7]);
     let engine_won = codes.0 == Some(0);
-    let winner = if engine_won != random_first { "first" } else { "second" };
+    let winner = if engine_won == random_first { "second" } else { "first" };
     assert_eq!(fields[4], winner, "{record}\nrandom client's log:\n{random_log}");
     assert_eq!(fields[5], "rules");
 }
