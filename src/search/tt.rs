@@ -46,7 +46,7 @@
 //! ```
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a table entry must provide: a 63-bit packing and a replacement priority.
 pub trait TtEntry: Copy + Send + Sync {
@@ -112,11 +112,17 @@ struct Bucket {
 const _: () = assert!(size_of::<Slot>() == 16);
 const _: () = assert!(size_of::<Bucket>() == 64);
 
+/// Buckets per page of the written-pages map (16 buckets of 64 bytes: 1 KiB).
+const PAGE_BUCKETS: usize = 16;
+
 /// The shared lock-free table; see the [module docs](self) for layout and policy.
 pub struct TranspositionTable<E> {
     buckets: Box<[Bucket]>,
-    /// Set by the first store, so clearing an unused table costs nothing.
-    used: AtomicBool,
+    /// One bit per page of [`PAGE_BUCKETS`] buckets, set by the first write to the page since
+    /// the last clear, so that [`Self::clear`] zeroes only the pages written: after a small
+    /// search that is a few KiB instead of the whole table (clearing 16 MiB took about 0.7 ms
+    /// and left the caches full of zeroed lines, which the next search paid for in misses).
+    written: Box<[AtomicU64]>,
     entry: PhantomData<E>,
 }
 
@@ -132,7 +138,9 @@ impl<E: TtEntry> TranspositionTable<E> {
     pub fn new(mib: usize) -> Self {
         let count = (mib.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
         let buckets = crate::memory::zeroed_huge_slice::<Bucket>(count);
-        TranspositionTable { buckets, used: AtomicBool::new(false), entry: PhantomData }
+        let pages = count.div_ceil(PAGE_BUCKETS);
+        let written = (0..pages.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
+        TranspositionTable { buckets, written, entry: PhantomData }
     }
 
     /// Number of slots.
@@ -140,17 +148,28 @@ impl<E: TtEntry> TranspositionTable<E> {
         self.buckets.len() * SLOTS
     }
 
-    /// Empties every slot (nothing to do if nothing was stored). Not meant to race with
-    /// searches.
+    /// Empties every slot: zeroes the pages written since the last clear (nothing to do if
+    /// nothing was stored). Not meant to race with searches.
     pub fn clear(&self) {
-        if !self.used.swap(false, Ordering::Relaxed) {
-            return;
-        }
-        // SAFETY: every byte of a bucket lies in an atomic (an `UnsafeCell`), so writing
-        // through a pointer from a shared reference is allowed; all-zero slots are empty ones;
-        // no search runs during a clear (the method's contract), so nothing reads them torn.
-        unsafe {
-            std::ptr::write_bytes(self.buckets.as_ptr().cast_mut(), 0, self.buckets.len());
+        for (w, word) in self.written.iter().enumerate() {
+            let mut pages = word.swap(0, Ordering::Relaxed);
+            while pages != 0 {
+                let page = w * 64 + pages.trailing_zeros() as usize;
+                pages &= pages - 1;
+                let start = page * PAGE_BUCKETS;
+                let end = (start + PAGE_BUCKETS).min(self.buckets.len());
+                // SAFETY: every byte of a bucket lies in an atomic (an `UnsafeCell`), so
+                // writing through a pointer from a shared reference is allowed; all-zero slots
+                // are empty ones; no search runs during a clear (the method's contract), so
+                // nothing reads them torn.
+                unsafe {
+                    std::ptr::write_bytes(
+                        self.buckets[start..end].as_ptr().cast_mut(),
+                        0,
+                        end - start,
+                    );
+                }
+            }
         }
     }
 
@@ -216,7 +235,7 @@ impl<E: TtEntry> TranspositionTable<E> {
             let stored = slot.key_xor_data.load(Ordering::Relaxed) ^ data;
             if stored == key {
                 if entry.replaces(E::from_bits(data & !OCCUPIED)) {
-                    self.write(slot, key, entry);
+                    self.write(slot, index, key, entry);
                     stats.stores += 1;
                 }
                 return;
@@ -235,14 +254,19 @@ impl<E: TtEntry> TranspositionTable<E> {
         if slot.data.load(Ordering::Relaxed) & OCCUPIED != 0 {
             stats.overwrites += 1;
         }
-        self.write(slot, key, entry);
+        self.write(slot, index, key, entry);
         stats.stores += 1;
     }
 
+    /// Writes `entry` for `key` into `slot` of the bucket `index`, marking its page written.
     #[inline]
-    fn write(&self, slot: &Slot, key: u64, entry: E) {
-        if !self.used.load(Ordering::Relaxed) {
-            self.used.store(true, Ordering::Relaxed);
+    fn write(&self, slot: &Slot, index: usize, key: u64, entry: E) {
+        let page = index / PAGE_BUCKETS;
+        let (word, bit) = (&self.written[page / 64], 1u64 << (page % 64));
+        // A load first: the bit is almost always set already, and a shared line that is only
+        // read stays in every core's cache.
+        if word.load(Ordering::Relaxed) & bit == 0 {
+            word.fetch_or(bit, Ordering::Relaxed);
         }
         let data = entry.to_bits() | OCCUPIED;
         slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
@@ -307,6 +331,17 @@ mod tests {
 
     /// A clear (one write of zeros over the whole array) empties every bucket of a table of
     /// many, and the table works as before afterwards.
+    #[test]
+    fn clear_empties_a_one_bucket_table() {
+        let tt = TranspositionTable::<Raw>::new(0);
+        let mut st = TtStats::default();
+        tt.store(42, Raw(7), &mut st);
+        tt.clear();
+        assert_eq!(tt.probe(42, &mut st), None);
+        tt.store(42, Raw(8), &mut st);
+        assert_eq!(tt.probe(42, &mut st), Some(Raw(8)));
+    }
+
     #[test]
     fn clear_empties_every_bucket() {
         let tt = TranspositionTable::<Raw>::new(1);

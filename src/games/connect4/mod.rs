@@ -63,6 +63,8 @@ pub struct Connect4 {
     bottom: u64,
     width: u8,
     height: u8,
+    /// `width * height`.
+    cells: u8,
     /// Cells where the side to move's stones complete a line of four, occupied or not, as
     /// computed when it last moved (its stones have not changed since; `& !mask` gives its
     /// threats now).
@@ -86,18 +88,42 @@ impl Default for Connect4 {
 /// `h + 1` (across) and `h`, `h + 2` (the two diagonals).
 #[inline]
 fn completions(stones: u64, h: u32) -> u64 {
-    // Shifts of 64 or more (tall boards) give 0 instead of overflowing.
-    let up = |n: u32| stones.checked_shl(n).unwrap_or(0);
-    let down = |n: u32| stones.checked_shr(n).unwrap_or(0);
+    if h == 6 {
+        // The standard board's height as a constant: every shift an immediate.
+        completions_by(stones, 6, |x, n| x << n, |x, n| x >> n)
+    } else if 3 * (h + 2) < 64 {
+        // Every shift below is under 64 (all boards up to 19 rows, 7x6 among them): plain
+        // shifts, without the compare and select of each checked one (a quarter of the
+        // instructions of a Connect Four search went to them).
+        completions_by(stones, h, |x, n| x << n, |x, n| x >> n)
+    } else {
+        // Tall boards: shifts of 64 or more give 0 instead of overflowing.
+        completions_by(
+            stones,
+            h,
+            |x, n| x.checked_shl(n).unwrap_or(0),
+            |x, n| x.checked_shr(n).unwrap_or(0),
+        )
+    }
+}
+
+/// [`completions`] with the shifts `up` and `down`.
+#[inline]
+fn completions_by(
+    stones: u64,
+    h: u32,
+    up: impl Fn(u64, u32) -> u64,
+    down: impl Fn(u64, u32) -> u64,
+) -> u64 {
     // Vertical: only from below, as stones fall.
-    let mut r = up(1) & up(2) & up(3);
+    let mut r = up(stones, 1) & up(stones, 2) & up(stones, 3);
     for d in [h + 1, h, h + 2] {
-        let pair = up(d) & up(2 * d);
-        r |= pair & up(3 * d);
-        r |= pair & down(d);
-        let pair = down(d) & down(2 * d);
-        r |= pair & up(d);
-        r |= pair & down(3 * d);
+        let pair = up(stones, d) & up(stones, 2 * d);
+        r |= pair & up(stones, 3 * d);
+        r |= pair & down(stones, d);
+        let pair = down(stones, d) & down(stones, 2 * d);
+        r |= pair & up(stones, d);
+        r |= pair & down(stones, 3 * d);
     }
     r
 }
@@ -110,6 +136,22 @@ fn aligned(stones: u64, h: u32) -> bool {
         pair & pair.checked_shr(2 * d).unwrap_or(0) != 0
     })
 }
+
+/// The columns of a board of `w` columns (the index), centre first: 3, 2, 4, 1, 5, 0, 6 on 7.
+const CENTRE_FIRST: [[u8; MAX_WIDTH as usize]; MAX_WIDTH as usize + 1] = {
+    let mut table = [[0; MAX_WIDTH as usize]; MAX_WIDTH as usize + 1];
+    let mut w = 1;
+    while w <= MAX_WIDTH as usize {
+        let mut i = 0;
+        while i < w {
+            let step = i.div_ceil(2);
+            table[w][i] = if i % 2 == 0 { (w / 2 + step) as u8 } else { (w / 2 - step) as u8 };
+            i += 1;
+        }
+        w += 1;
+    }
+    table
+};
 
 impl Connect4 {
     /// The empty board of `width` columns and `height` rows.
@@ -136,6 +178,7 @@ impl Connect4 {
             their_lines: 0,
             width,
             height,
+            cells: width * height,
             moves: 0,
             won: false,
         })
@@ -162,7 +205,7 @@ impl Connect4 {
     /// Cells on the board.
     #[inline]
     pub fn cells(&self) -> u32 {
-        u32::from(self.width) * u32::from(self.height)
+        u32::from(self.cells)
     }
 
     #[inline]
@@ -223,37 +266,30 @@ impl Connect4 {
         col < self.width && self.outcome().is_none() && self.playable() & self.column(col) != 0
     }
 
-    /// The move order key of dropping the stone `cell` (larger first): an immediate win
-    /// first, then moves that do not hand the opponent an immediate win, moves that do last.
-    #[inline]
-    fn move_key(&self, cell: u64, my_wins: u64, their_wins: u64) -> i32 {
-        if my_wins & cell != 0 {
-            return 1;
-        }
-        // A threat of theirs elsewhere stays open, or our stone lets them play on top of it.
-        if their_wins & self.playable() & !cell != 0 || their_wins & (cell << 1) != 0 {
-            return -1;
-        }
-        0
-    }
-
     /// The columns whose playable cell is in `cells`, centre first, then sorted: a move that
-    /// wins at once first, one that lets the opponent win at once last.
+    /// wins at once first, one that lets the opponent win at once last (a threat of theirs
+    /// elsewhere stays open, or our stone lets them play on top of it).
     fn moves_among(&self, cells: u64, moves: &mut Connect4Moves) {
         let (my_wins, their_wins) = (self.threats(true), self.threats(false));
-        let mut keyed: ArrayVec<(i32, u8), { MAX_WIDTH as usize }> = ArrayVec::new();
-        let w = i32::from(self.width);
-        for i in 0..w {
-            // Centre first: 3, 2, 4, 1, 5, 0, 6 on 7 columns.
-            let col = (w / 2 + if i % 2 == 0 { 1 } else { -1 } * ((i + 1) / 2)) as u8;
-            let cell = cells & self.column(col);
-            if cell != 0 {
-                let key = self.move_key(cell, my_wins, their_wins);
-                let at = keyed.iter().position(|&(k, _)| k < key).unwrap_or(keyed.len());
-                keyed.insert(at, (key, col));
+        let their_playable = their_wins & self.playable();
+        let (column, stride) = ((1u64 << self.height) - 1, self.h() + 1);
+        let mut neutral = Connect4Moves::new();
+        let mut losing = Connect4Moves::new();
+        for &col in &CENTRE_FIRST[usize::from(self.width)][..usize::from(self.width)] {
+            let cell = cells & column << (u32::from(col) * stride);
+            if cell == 0 {
+                continue;
+            }
+            if my_wins & cell != 0 {
+                moves.push(col);
+            } else if their_playable & !cell != 0 || their_wins & (cell << 1) != 0 {
+                losing.push(col);
+            } else {
+                neutral.push(col);
             }
         }
-        moves.extend(keyed.iter().map(|&(_, col)| col));
+        moves.extend(neutral);
+        moves.extend(losing);
     }
 
     /// The bijective mix (the `SplitMix64` finaliser) of the key `position + mask`.

@@ -113,25 +113,32 @@ impl Shared {
 
 /// A not finished child in a node's buffer.
 pub(super) struct Child<G> {
-    /// Order key: the table's move first, then lower [`Scored::order_estimate`]s.
-    order: i32,
-    /// History score (larger first among equal `order`).
-    history: u32,
-    /// Tie-break (the move index, or a per-thread scramble of it for helpers).
-    tie: u32,
+    /// Search order, smallest first ([`rank`]): the table's move first, then lower
+    /// [`Scored::order_estimate`]s, then more history, then the tie-break.
+    rank: u128,
+    /// The child's table key.
+    key: u64,
     /// Index of the move in the generated list.
     index: u8,
     pos: G,
 }
 
-/// Moves the first of `children[k..]` in search order (the table's move, lower order keys,
-/// then more history, then the tie-break) to `k`: one step of a selection sort, since most
-/// nodes stop after a child or two.
+/// The search order of a child as one number, smallest first: the order key (the table's
+/// move first, then lower [`Scored::order_estimate`]s), then more history, then the tie-break
+/// (the move index, or a per-thread scramble of it for helpers). One comparison of numbers
+/// instead of three of fields.
+#[inline]
+fn rank(order: i32, history: u32, tie: u32) -> u128 {
+    let order = order.cast_unsigned() ^ 0x8000_0000; // i32 order as u32 order
+    (u128::from(order) << 64) | (u128::from(!history) << 32) | u128::from(tie)
+}
+
+/// Moves the first of `children[k..]` in search order to `k`: one step of a selection sort,
+/// since most nodes stop after a child or two.
 fn select_next<G>(children: &mut [Child<G>], k: usize) {
-    let key = |c: &Child<G>| (c.order, std::cmp::Reverse(c.history), c.tie);
     let mut first = k;
     for j in k + 1..children.len() {
-        if key(&children[j]) < key(&children[first]) {
+        if children[j].rank < children[first].rank {
             first = j;
         }
     }
@@ -302,8 +309,9 @@ impl<'a, G: Scored> Worker<'a, G> {
         }
     }
 
-    /// Fail-soft negamax: a value `v` with `v <= alpha` an upper bound, `v >= beta` a lower
-    /// bound, else exact. Returns the best move index too; `None` when stopped.
+    /// Fail-soft negamax of `pos`, whose table key is `key`: a value `v` with `v <= alpha` an
+    /// upper bound, `v >= beta` a lower bound, else exact. Returns the best move index too;
+    /// `None` when stopped.
     ///
     /// Children are played once, the ply's killer move first, then in generation order: a
     /// finished child is scored at once (and may cut the node off before the rest are even
@@ -318,7 +326,7 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// The node as named steps: [`Self::probe`], [`Self::plan`], [`Self::children`] (which
     /// runs [`Self::expand`], [`Self::transposition_cutoff`] and [`Self::search_children`]),
     /// then [`Self::store`].
-    fn node(&mut self, pos: &G, alpha: i32, beta: i32, ply: u32) -> Option<(i32, u8)> {
+    fn node(&mut self, pos: &G, key: u64, alpha: i32, beta: i32, ply: u32) -> Option<(i32, u8)> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(ply);
         if let Some(s) = pos.final_score() {
@@ -346,7 +354,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             self.buffers.resize_with(p + 2, || (false, Vec::new()));
         }
         let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
-        let probe = match self.probe(pos, ply, &mut window) {
+        let probe = match self.probe(key, ply, &mut window) {
             ControlFlow::Continue(probe) => probe,
             ControlFlow::Break(settled) => return Some(settled),
         };
@@ -366,14 +374,14 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(window.best)
     }
 
-    /// Looks the node up (unless the last node at its ply had only finished children):
+    /// Looks the node of table key `key` up (unless the last node at its ply had only finished children):
     /// [`ControlFlow::Break`] with its value and move when the table settles it (never at the
     /// root), else the entry, the window narrowed to its bounds.
     #[inline]
-    fn probe(&mut self, pos: &G, ply: u32, window: &mut Window) -> ControlFlow<(i32, u8), Probe> {
+    fn probe(&mut self, key: u64, ply: u32, window: &mut Window) -> ControlFlow<(i32, u8), Probe> {
         let bound = G::SCORE_BOUND;
         let probed = !self.buffers[ply as usize].0;
-        let key = if probed { self.key(pos) } else { 0 };
+        let key = if probed { key } else { 0 };
         let mut probe = Probe { probed, key, lower: -bound, upper: bound, tt_move: NO_MOVE };
         if probed && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
             (probe.lower, probe.upper) = (i32::from(e.lower), i32::from(e.upper));
@@ -475,13 +483,17 @@ impl<'a, G: Scored> Worker<'a, G> {
         for &i in &plan.order {
             let i = usize::from(i);
             let mv = moves[i];
-            let mut built = None;
-            let finished = if plan.leafy { pos.final_score_after(mv) } else { None };
-            let finished = finished.or_else(|| {
-                let mut child = pos.clone();
+            let leaf = if plan.leafy { pos.final_score_after(mv) } else { None };
+            // The child is built in its slot of `children` (a position is copied once, not
+            // moved through temporaries), and taken out again if it ends the game.
+            let finished = leaf.or_else(|| {
+                children.push(Child { rank: 0, key: 0, index: i as u8, pos: pos.clone() });
+                let child = &mut children.last_mut().expect("just pushed").pos;
                 child.play(mv);
                 let s = child.final_score();
-                built = Some(child);
+                if s.is_some() {
+                    children.pop();
+                }
                 s
             });
             if let Some(s) = finished {
@@ -493,33 +505,40 @@ impl<'a, G: Scored> Worker<'a, G> {
                 continue;
             }
             unfinished = true;
-            let child = built.expect("an unfinished child was built");
             if plan.at_once(i) {
                 // If it cuts the node off, the other children are never played.
-                if self.search_child(&child, i as u8, mv, ply, window)? {
+                let cut = {
+                    let child = &children.last().expect("just pushed").pos;
+                    self.search_child(child, self.key(child), i as u8, mv, ply, window)?
+                };
+                children.pop();
+                if cut {
                     break;
                 }
                 continue;
             }
-            children.push(self.keep(child, i, mv, ply, plan));
+            let child = children.last_mut().expect("just pushed");
+            self.keep(child, mv, ply, plan);
         }
         Some(unfinished)
     }
 
-    /// The unfinished child `pos` of move `mv` (index `i`) with its order keys: the table's
-    /// move first, then by estimate (or shallow search), the killers, history, the tie-break.
+    /// Sets the order keys of the unfinished child `child` of move `mv`: the table's move
+    /// first, then by estimate (or shallow search), the killers, history, the tie-break.
     #[inline]
-    fn keep(&mut self, pos: G, i: usize, mv: G::Move, ply: u32, plan: &Plan) -> Child<G> {
+    fn keep(&mut self, child: &mut Child<G>, mv: G::Move, ply: u32, plan: &Plan) {
+        let i = usize::from(child.index);
+        child.key = self.key(&child.pos);
         let order = if i == usize::from(plan.tt_move) {
             i32::MIN
         } else if plan.shallow {
             let mut guess_nodes = 0;
             let bound = G::SCORE_BOUND + 1;
-            let v = guess(&pos, SHALLOW_DEPTH, -bound, bound, &mut guess_nodes);
+            let v = guess(&child.pos, SHALLOW_DEPTH, -bound, bound, &mut guess_nodes);
             self.stats.nodes += guess_nodes;
             v
         } else {
-            pos.order_estimate()
+            child.pos.order_estimate()
         };
         let history = if Some(i) == plan.killers[0] {
             u32::MAX
@@ -532,7 +551,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         };
         let tie = (i as u32).wrapping_mul(0x2545_F491) ^ self.salt;
         let tie = if self.salt == 0 { i as u32 } else { tie };
-        Child { order, history, tie, index: i as u8, pos }
+        child.rank = rank(order, history, tie);
     }
 
     /// Enhanced transposition cutoff: each child is worth at most its stored upper bound to
@@ -540,10 +559,10 @@ impl<'a, G: Scored> Worker<'a, G> {
     fn transposition_cutoff(&mut self, children: &[Child<G>], window: &mut Window) {
         // Every child's bucket is fetched at once, so their cache misses overlap.
         for c in children {
-            self.tt.prefetch(self.key(&c.pos));
+            self.tt.prefetch(c.key);
         }
         for c in children {
-            let Some(e) = self.tt.probe(self.key(&c.pos), &mut self.stats.tt) else {
+            let Some(e) = self.tt.probe(c.key, &mut self.stats.tt) else {
                 continue;
             };
             if window.raise(-i32::from(e.upper), c.index) {
@@ -572,7 +591,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             let c = &children[k];
             let mark = if defer && searched && !deferred.is_full() {
                 // Marked per test: a thread testing another threshold does not wait.
-                let ck = self.key(&c.pos) ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
+                let ck = c.key ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
                 if self.shared.busy.is_busy(ck) {
                     deferred.push(k as u8);
                     continue;
@@ -584,7 +603,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             };
             searched = true;
             let mv = moves[usize::from(c.index)];
-            let cut = self.search_child(&c.pos, c.index, mv, ply, window);
+            let cut = self.search_child(&c.pos, c.key, c.index, mv, ply, window);
             if let Some(ck) = mark {
                 self.shared.busy.leave(ck);
             }
@@ -595,27 +614,28 @@ impl<'a, G: Scored> Worker<'a, G> {
         for &k in &deferred {
             let c = &children[usize::from(k)];
             let mv = moves[usize::from(c.index)];
-            if self.search_child(&c.pos, c.index, mv, ply, window)? {
+            if self.search_child(&c.pos, c.key, c.index, mv, ply, window)? {
                 break;
             }
         }
         Some(())
     }
 
-    /// Searches the child `child` of move `mv` (index `index`) of a node at `ply` and takes
+    /// Searches the child `child` (table key `key`) of move `mv` (index `index`) of a node at `ply` and takes
     /// its value into the node's window; returns whether it cuts the node off (recording the
     /// cutoff), `None` when stopped.
     #[inline]
     fn search_child(
         &mut self,
         child: &G,
+        key: u64,
         index: u8,
         mv: G::Move,
         ply: u32,
         window: &mut Window,
     ) -> Option<bool> {
         let before = self.stats.nodes;
-        let (v, _) = self.node(child, -window.beta, -window.alpha, ply + 1)?;
+        let (v, _) = self.node(child, key, -window.beta, -window.alpha, ply + 1)?;
         let cut = window.raise(-v, index);
         if cut {
             self.note_cutoff(ply, mv, before);
@@ -658,7 +678,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             self.threshold = t;
             self.stopped = false;
             let before = self.stats.nodes;
-            let result = self.node(root, t - 1, t, 0);
+            let result = self.node(root, self.key(root), t - 1, t, 0);
             let mut interval = self.shared.interval.lock().expect("no thread panicked");
             interval.testing[id] = None;
             if self.log {
