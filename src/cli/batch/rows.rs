@@ -118,8 +118,9 @@ impl<G: Notation> Solved<'_, G> {
             tt_probes: stats.tt.probes,
             tt_hits: stats.tt.hits,
             max_depth: stats.max_depth,
-            // Microsecond resolution, as the files have always had.
-            millis: (stats.elapsed.as_secs_f64() * 1e6).round() / 1000.0,
+            // Nanosecond resolution (the files had microseconds until 2026-11-29: Connect Four's
+            // easiest solves take well under one, and rounding made them 0 or 1).
+            millis: stats.elapsed.as_nanos() as f64 / 1e6,
             git: env!("BITSOLVE_GIT").to_string(),
             score: None,
         }
