@@ -24,6 +24,11 @@ impl<M: Copy + Eq> Killers<M> {
         Killers { plies: Vec::new() }
     }
 
+    /// Forgets every killer (keeping the memory, for the next search).
+    pub fn clear(&mut self) {
+        self.plies.clear();
+    }
+
     /// The killers of `ply`, newest first (none at a ply without a cutoff yet).
     #[inline]
     pub fn get(&self, ply: u32) -> [Option<M>; 2] {
@@ -81,6 +86,12 @@ impl<T: Copy + Default> HistoryTable<T> {
             mask: size - 1,
             side: if by_side { size } else { 0 },
         }
+    }
+
+    /// No slots at all, for a search that never reads or updates its history (allocates
+    /// nothing; a read or update panics).
+    pub fn none() -> Self {
+        HistoryTable { values: Box::new([]), mask: 0, side: 0 }
     }
 
     /// The index of the move of hash `hash` ([`move_hash`]) for the side to move at `ply`.
