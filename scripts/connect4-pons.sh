@@ -156,7 +156,7 @@ for t in threads:
     rule += "---:|---:|---:|---:|"
 print(head)
 print(rule)
-totals, sum_n = [], 0
+totals, sum_n, by_run = [], 0, []
 for s in sets:
     expected = {}
     for line in open(f"{sets_dir}/{s}.tsv"):
@@ -176,6 +176,7 @@ for s in sets:
         if run == 1:
             nodes = sum(int(p[2]) for p in pons) / len(pons)
     pm = statistics.median(means)
+    pons_means = means
     cells = [f"{pm:.4f}", f"{worst:.1f}", f"{nodes:.0f}"]
     for t in threads:
         means, worst = [], 0.0
@@ -190,6 +191,7 @@ for s in sets:
                 nodes = sum(int(r["nodes"]) for r in rows) / len(rows)
         om = statistics.median(means)
         cells += [f"{om:.4f}", f"{worst:.1f}", f"{nodes:.0f}", f"{om / pm:.2f}"]
+        by_run.append(f"{s} {t}t: " + ", ".join(f"{o / p:.2f}" for o, p in zip(means, pons_means)))
     print(f"| {s} | {n} | {solved} | {mism} | " + " | ".join(cells) + " |")
     totals.append(cells)
 # Every set has the same number of positions: the mean over all is the mean of the set means.
@@ -203,5 +205,9 @@ print("\nMismatches: scores that differ from the file's `pons_score` column (his
       "from the run that made the file), over every run of both solvers. The last row is the "
       "mean time per position over all six sets (the mean of the set means: every set has the "
       "same number of positions). Times are measured inside each solver, to the nanosecond.")
+print("\nThe ratio of each run's means (ours / Pons, the two measured one after the other), run "
+      "by run; the table's ratio is of the medians:\n")
+for line in by_run:
+    print(f"- {line}")
 EOF
 cat results/connect4/pons.md

@@ -776,6 +776,27 @@ fn worker_run<G: Scored, R>(
     result
 }
 
+/// The report of a root whose [`Scored::score_range`] is exactly `score`, if one of its
+/// `moves` ends the game with that score (Connect Four's immediate wins, most of its easiest
+/// positions, as Pons' `solve` answers them before any search); `None` otherwise, and the
+/// search finds the move. Counts the root and the children played as nodes.
+fn settled_root<G: Scored>(
+    root: &G,
+    moves: &G::Moves,
+    score: i32,
+    start: Instant,
+) -> Option<ScoreReport<G::Move>> {
+    for (nodes, &mv) in (2..).zip(moves.iter()) {
+        let mut child = root.clone();
+        child.play(mv);
+        if child.final_score() == Some(-score) {
+            let stats = Stats { nodes, elapsed: start.elapsed(), ..Stats::default() };
+            return Some(ScoreReport { score: Some(score), best_move: Some(mv), stats });
+        }
+    }
+    None
+}
+
 impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
     /// The time counts from after the table is cleared (as Pons' benchmark resets his table
     /// outside the timing).
@@ -793,6 +814,11 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         // The game's bounds on the root's value; one below `lo`, so that the test that proves
         // it also finds a move achieving it (with `lo` at `-bound` every move achieves it).
         let (root_lo, root_hi) = root.score_range();
+        if root_lo == root_hi
+            && let Some(report) = settled_root(root, &moves, root_lo, start)
+        {
+            return report;
+        }
         let (root_lo, root_hi) = ((root_lo - 1).max(-bound), root_hi.min(bound));
         let threads = self.threads;
         let shared = Shared {
