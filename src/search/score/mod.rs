@@ -50,6 +50,7 @@ mod brute;
 mod entry;
 mod features;
 mod interval;
+mod node;
 
 pub use alphabeta::*;
 pub use bisection::*;
@@ -58,6 +59,7 @@ pub use brute::*;
 use entry::*;
 pub use features::*;
 use interval::Interval;
+use node::{Child, Plan, Probe, Scratch, Window, rank, select_next};
 
 /// The answer of a score solver for one root.
 #[derive(Clone, Debug, PartialEq, Eq)]
