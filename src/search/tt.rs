@@ -329,8 +329,8 @@ mod tests {
         assert_eq!(tt.probe(5, &mut st), None);
     }
 
-    /// A clear (one write of zeros over the whole array) empties every bucket of a table of
-    /// many, and the table works as before afterwards.
+    /// A table smaller than one page of the written-pages map: every clear empties it, the
+    /// second too (the page's mark is set again by the store between them).
     #[test]
     fn clear_empties_a_one_bucket_table() {
         let tt = TranspositionTable::<Raw>::new(0);
@@ -340,8 +340,12 @@ mod tests {
         assert_eq!(tt.probe(42, &mut st), None);
         tt.store(42, Raw(8), &mut st);
         assert_eq!(tt.probe(42, &mut st), Some(Raw(8)));
+        tt.clear();
+        assert_eq!(tt.probe(42, &mut st), None);
     }
 
+    /// A clear (zeros over every page written since the last one) empties every bucket of a
+    /// table of many, and the table works as before afterwards.
     #[test]
     fn clear_empties_every_bucket() {
         let tt = TranspositionTable::<Raw>::new(1);
