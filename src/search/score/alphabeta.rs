@@ -209,6 +209,15 @@ impl<'a, G: Scored> Worker<'a, G> {
         Scratch { buffers: self.buffers, killers: self.killers }
     }
 
+    /// Records `mv`, which cut a node off at `ply`, as the newest killer there (with
+    /// [`ScoreFeatures::killer`]; without it nobody reads them).
+    #[inline]
+    fn note_killer(&mut self, mv: G::Move, ply: u32) {
+        if self.features.killer {
+            self.killers.note(mv, ply);
+        }
+    }
+
     /// The table key of `pos`.
     #[inline]
     fn key(&self, pos: &G) -> u64 {
@@ -234,9 +243,7 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// Records that `mv` cut off a node at `ply` after its search grew the node count from
     /// `before`: the newest killer there, and (with history) the work in its slot.
     fn note_cutoff(&mut self, ply: u32, mv: G::Move, before: u64) {
-        if self.features.killer {
-            self.killers.note(mv, ply);
-        }
+        self.note_killer(mv, ply);
         if self.features.history {
             let work = (self.stats.nodes - before).min(u64::from(u32::MAX));
             let h = self.history.get_mut(&mv, ply);
@@ -309,7 +316,8 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(window.best)
     }
 
-    /// Looks the node of table key `key` up (unless the last node at its ply had only finished children):
+    /// Looks the node of table key `key` up (unless the last node at its ply had only
+    /// finished children):
     /// [`ControlFlow::Break`] with its value and move when the table settles it (never at the
     /// root), else the entry, the window narrowed to its bounds.
     #[inline]
@@ -434,9 +442,7 @@ impl<'a, G: Scored> Worker<'a, G> {
             if let Some(s) = finished {
                 self.stats.nodes += 1;
                 if window.raise(-s, i as u8) {
-                    if self.features.killer {
-                        self.killers.note(mv, ply);
-                    }
+                    self.note_killer(mv, ply);
                     break;
                 }
                 continue;
@@ -558,8 +564,8 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(())
     }
 
-    /// Searches the child `child` (table key `key`) of move `mv` (index `index`) of a node at `ply` and takes
-    /// its value into the node's window; returns whether it cuts the node off (recording the
+    /// Searches the child `child` (table key `key`) of move `mv` (index `index`) of a node at
+    /// `ply` and takes its value into the node's window; returns whether it cuts the node off (recording the
     /// cutoff), `None` when stopped.
     #[inline]
     fn search_child(
