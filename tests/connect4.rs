@@ -33,7 +33,7 @@ fn score_solvers() -> Vec<(String, Box<dyn ScoreSolver<Connect4>>)> {
         let options = SolverOptions {
             threads,
             tt_mib,
-            helper_join: join,
+            helper_join: Some(join),
             ..SolverOptions::for_game::<Connect4>()
         };
         out.push((

@@ -36,7 +36,8 @@ fn memo_score(pos: &Gauss, memo: &mut HashMap<u64, i32>) -> i32 {
 }
 
 fn solver(threads: usize, tt_mib: usize, features: ScoreFeatures) -> AlphaBetaScore {
-    let options = SolverOptions { threads, helper_join: 0, tt_mib, ..SolverOptions::default() };
+    let options =
+        SolverOptions { threads, helper_join: Some(0), tt_mib, ..SolverOptions::default() };
     AlphaBetaScore::new(&options).with_features(features)
 }
 
@@ -184,7 +185,8 @@ fn a_threaded_solve_with_a_prelude_respects_its_limits() {
     let pos = positions(&[(14, 1)], 34)[0];
     let options = SolverOptions { threads: 2, tt_mib: 1, ..SolverOptions::default() };
     let mut s = AlphaBetaScore::new(&options);
-    for limit in [options.helper_join / 2, options.helper_join * 4] {
+    let join = bitsolve::search::SCORE_HELPER_JOIN_DEFAULT;
+    for limit in [join / 2, join * 4] {
         let report = s.solve_score(&pos, &Limits::nodes(limit));
         assert_eq!((report.score, report.best_move), (None, None), "limit {limit}");
         assert!(report.stats.nodes >= limit, "limit {limit}: {} nodes", report.stats.nodes);

@@ -75,7 +75,7 @@ fn solvers_with_reductions_agree_with_plain_brute_force_on(count: u64) {
     ]
     .into_iter()
     .map(|(k, threads)| {
-        (k, SolverOptions { threads, helper_join: 0, tt_mib: 1, ..SolverOptions::default() })
+        (k, SolverOptions { threads, helper_join: Some(0), tt_mib: 1, ..SolverOptions::default() })
     })
     .collect();
     let mut solvers: Vec<_> =

@@ -1,6 +1,6 @@
 //! The parallel solvers at 2 and 4 threads against the brute-force oracle on random small
 //! Ataxx positions: alpha-beta with ABDADA deferral and without it (plain Lazy SMP), and df-pn.
-//! Helpers start at once (`helper_join: 0`), and in one configuration join a running search.
+//! Helpers start at once (`helper_join: Some(0)`), and in one configuration join a running search.
 //! Alpha-beta must give the exact value (outcome and distance), df-pn the outcome; every best
 //! move must keep the result.
 
@@ -17,7 +17,7 @@ fn solvers() -> Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> {
     for threads in [2, 4] {
         for tt_mib in [0, 2] {
             let options =
-                SolverOptions { threads, helper_join: 0, tt_mib, ..SolverOptions::default() };
+                SolverOptions { threads, helper_join: Some(0), tt_mib, ..SolverOptions::default() };
             out.push((
                 format!("alphabeta t{threads} tt{tt_mib}"),
                 Box::new(AlphaBetaSolver::new(&options)),
@@ -38,7 +38,7 @@ fn solvers() -> Vec<(String, Box<dyn Solver<AtaxxStandard>>, bool)> {
     // Helpers joining a running search (the first at once, the others after 128 and 256 nodes
     // of the small positions).
     let options =
-        SolverOptions { threads: 4, helper_join: 64, tt_mib: 2, ..SolverOptions::default() };
+        SolverOptions { threads: 4, helper_join: Some(64), tt_mib: 2, ..SolverOptions::default() };
     out.push(("alphabeta t4 join64".into(), Box::new(AlphaBetaSolver::new(&options)), true));
     out.push((
         "dfpn t4 join64".into(),

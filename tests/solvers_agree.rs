@@ -26,7 +26,7 @@ fn configurations() -> Vec<(SolverKind, SolverOptions)> {
                     kind,
                     SolverOptions {
                         threads,
-                        helper_join: 0,
+                        helper_join: Some(0),
                         tt_mib,
                         epsilon: None,
                         ..SolverOptions::default()

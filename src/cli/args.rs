@@ -46,9 +46,9 @@ pub struct SearchArgs {
     /// With `--threads`: the first helper starts at once (in score searches, `--score`, once
     /// the first thread has counted this many nodes alone), helper `k >= 2` joins the search
     /// once the threads have counted this many nodes times `2^(k-1)` (0: every thread starts at
-    /// once).
-    #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
-    pub join_nodes: u64,
+    /// once). Default: 16384, and 2048 in score searches.
+    #[arg(long)]
+    pub join_nodes: Option<u64>,
     /// retro2 (gipf): keep one position per class under the twelve symmetries of the board
     /// (rotations and reflections): about 12 times fewer positions to reach and solve; the
     /// node count is then of classes. Refused by the other solvers.

@@ -20,12 +20,6 @@ impl Busy {
         Busy { counters: (0..1usize << bits).map(|_| AtomicU32::new(0)).collect() }
     }
 
-    /// No counters at all, for a search on one thread, which never marks (allocates nothing;
-    /// marking panics).
-    pub fn none() -> Self {
-        Busy { counters: Box::new([]) }
-    }
-
     /// The counter of `key`: its low bits.
     #[inline]
     fn slot(&self, key: u64) -> &AtomicU32 {

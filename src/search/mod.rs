@@ -296,8 +296,9 @@ pub struct SolverOptions {
     /// (in the score alpha-beta once the first thread has counted `helper_join` nodes alone),
     /// helper `k >= 2` joins the search once all threads together have counted
     /// `helper_join << (k - 1)` nodes (one more thread each time the search doubles; 0: all
-    /// threads start at once). See `wait_to_join`.
-    pub helper_join: u64,
+    /// threads start at once). See `wait_to_join`. `None`: the solver's own default,
+    /// [`HELPER_JOIN_DEFAULT`], or [`SCORE_HELPER_JOIN_DEFAULT`] in the score alpha-beta.
+    pub helper_join: Option<u64>,
     /// retro2 on GIPF: keep one position per class under the twelve symmetries of the board
     /// (about 12 times fewer positions; the reachable count is then of classes). Off by
     /// default; `bitsolve solve --symmetry` refuses it for the other solvers.
@@ -342,6 +343,13 @@ pub const TT_MIB_DEFAULT: usize = 64;
 /// 1.3-2.8 with every thread starting at once).
 pub const HELPER_JOIN_DEFAULT: u64 = 16384;
 
+/// The score alpha-beta's default of [`SolverOptions::helper_join`]: its first thread searches
+/// alone for 2048 nodes (about 0.4 ms on Connect Four), then the helpers start beside it. On
+/// Connect Four's easiest sets (a solve of 2 us to 0.4 ms) a helper started earlier cost more
+/// than it gave, one started at [`HELPER_JOIN_DEFAULT`] never joined the solves of 1,000-2,000
+/// nodes that two threads make about 1.4 times as fast (`results/connect4/pons.md`).
+pub const SCORE_HELPER_JOIN_DEFAULT: u64 = 2048;
+
 /// Waits until helper thread `helper` of a parallel search may join: at once for threads 0
 /// and 1 or with `unit` 0, else once the threads together have counted `unit << (helper - 1)`
 /// nodes in `nodes` (so helpers join one by one as the search doubles, and a small search,
@@ -380,7 +388,7 @@ impl Default for SolverOptions {
             weak_numbers: false,
             mobility: true,
             win_probe: false,
-            helper_join: HELPER_JOIN_DEFAULT,
+            helper_join: None,
             symmetry: false,
             table: None,
             checkpoint: None,

@@ -17,6 +17,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use bitsolve::search::alphabeta::AlphaBetaSolver;
+use bitsolve::search::{HELPER_JOIN_DEFAULT, SCORE_HELPER_JOIN_DEFAULT};
 use bitsolve::{GameKind, Limits, Notation, Solver, SolverKind, SolverOptions, with_game};
 
 use crate::cli::batch;
@@ -39,9 +40,10 @@ pub struct ParallelStudyArgs {
     #[arg(long, default_value_t = 256)]
     tt_mib: usize,
     /// The first helper starts at once, helper `k >= 2` once the threads have counted this many
-    /// nodes times `2^(k-1)` (0: all threads start at once).
-    #[arg(long, default_value_t = bitsolve::search::HELPER_JOIN_DEFAULT)]
-    join_nodes: u64,
+    /// nodes times `2^(k-1)` (0: all threads start at once). Default: 16384, and 2048 in score
+    /// searches.
+    #[arg(long)]
+    join_nodes: Option<u64>,
     /// Also time 1 and 2 threads, best of this many runs per position (0: no timing).
     #[arg(long, default_value_t = 0)]
     timed: usize,
@@ -122,7 +124,7 @@ fn study<G: Notation>(args: &ParallelStudyArgs) -> Result<ExitCode> {
     }
     let limits =
         Limits { nodes: None, time: args.time_limit.map(Duration::from_secs_f64), stop: None };
-    let mut md = section_head(args, &args.game.to_string(), items.len());
+    let mut md = section_head(args, &args.game.to_string(), items.len(), false);
     let mut failed = false;
     for name in &args.solver {
         // Per position: the one-thread (outcome, plies, nodes); `None` if not solved.
@@ -186,7 +188,7 @@ fn score_study(args: &ParallelStudyArgs) -> Result<ExitCode> {
     }
     let limits =
         Limits { nodes: None, time: args.time_limit.map(Duration::from_secs_f64), stop: None };
-    let mut md = section_head(args, "gauss scores", items.len());
+    let mut md = section_head(args, "gauss scores", items.len(), true);
     let mut failed = false;
     // Per position: the one-thread (score, nodes).
     let mut base: Vec<Option<(i32, u64)>> = Vec::new();
@@ -237,17 +239,20 @@ fn score_study(args: &ParallelStudyArgs) -> Result<ExitCode> {
 }
 
 /// The section's title, text and table head; `what` names the study in the default title.
-fn section_head(args: &ParallelStudyArgs, what: &str, positions: usize) -> String {
+fn section_head(args: &ParallelStudyArgs, what: &str, positions: usize, score: bool) -> String {
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let title = args.title.clone().unwrap_or_else(|| format!("{what} ({})", files.join(", ")));
     let source = args.source.clone().unwrap_or_else(|| files.join(", "));
-    let join = if args.join_nodes == 0 {
-        "every helper starts at once".to_string()
-    } else {
-        format!(
-            "the first helper starts at once, helper k >= 2 after {} x 2^(k-1) nodes",
-            args.join_nodes
-        )
+    let default_join = if score { SCORE_HELPER_JOIN_DEFAULT } else { HELPER_JOIN_DEFAULT };
+    let join = match args.join_nodes.unwrap_or(default_join) {
+        0 => "every helper starts at once".to_string(),
+        join if score => format!(
+            "the first thread searches alone for {join} nodes, then the first helper joins, \
+             helper k >= 2 after {join} x 2^(k-1) nodes"
+        ),
+        join => {
+            format!("the first helper starts at once, helper k >= 2 after {join} x 2^(k-1) nodes")
+        }
     };
     let mut md = format!(
         "### {title}\n\n{positions} positions: {source}; table {} MiB; {join}; nodes summed over all threads.\n\n",

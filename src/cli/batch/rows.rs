@@ -31,8 +31,10 @@ pub fn options_signature(options: &SolverOptions, limits: &Limits, score: bool) 
     if options.weak_numbers {
         sig.push_str("-weak");
     }
-    if options.helper_join != bitsolve::search::HELPER_JOIN_DEFAULT && options.threads > 1 {
-        let _ = write!(sig, "-join{}", options.helper_join);
+    if let Some(join) = options.helper_join
+        && options.threads > 1
+    {
+        let _ = write!(sig, "-join{join}");
     }
     if let Some(t) = limits.time {
         let _ = write!(sig, "-tl{}", t.as_secs_f64());

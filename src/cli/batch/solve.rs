@@ -111,7 +111,7 @@ fn check_threads(args: &SolveArgs) -> Result<()> {
     {
         bail!("--weak-numbers: only dfpn and pns count proof numbers, not {}", k.name());
     }
-    if args.search.join_nodes != bitsolve::search::HELPER_JOIN_DEFAULT
+    if args.search.join_nodes.is_some()
         && let Some(k) = args.solver.iter().find(|k| k.name() == "retro2")
     {
         bail!("--join-nodes: {} has no helper threads (its threads scan the index)", k.name());

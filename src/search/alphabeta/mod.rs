@@ -168,7 +168,7 @@ impl AlphaBetaSolver {
             threads: options.threads.max(1),
             defer: true,
             share_root: true,
-            helper_join: options.helper_join,
+            helper_join: options.helper_join.unwrap_or(super::HELPER_JOIN_DEFAULT),
             tt_mib: options.tt_mib,
             tt: Some(Arc::new(TranspositionTable::new(options.tt_mib))),
             pool: None,

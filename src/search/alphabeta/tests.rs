@@ -18,7 +18,7 @@ fn solvers() -> Vec<AlphaBetaSolver> {
                 threads,
                 tt_mib,
                 epsilon: None,
-                helper_join: 0,
+                helper_join: Some(0),
                 ..SolverOptions::default()
             })
         })

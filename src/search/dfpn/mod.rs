@@ -188,7 +188,7 @@ impl DfpnSolver {
             weak: options.weak_numbers,
             threads,
             pool: deep_pool(threads),
-            helper_join: options.helper_join,
+            helper_join: options.helper_join.unwrap_or(super::HELPER_JOIN_DEFAULT),
             mobility: options.mobility,
             probe: options.win_probe,
             cache_after: Some(worker::CACHE_AFTER),

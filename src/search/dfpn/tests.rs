@@ -42,7 +42,7 @@ impl Game for Countdown {
 fn paths_beyond_the_depth_guard_give_unknown() {
     for threads in [1, 2] {
         let options =
-            SolverOptions { threads, helper_join: 0, tt_mib: 16, ..SolverOptions::default() };
+            SolverOptions { threads, helper_join: Some(0), tt_mib: 16, ..SolverOptions::default() };
         let mut solver = DfpnSolver::new(&options);
         let deep = solver.solve(&Countdown { left: MAX_PLY + 10 }, &Limits::none());
         assert_eq!(deep.outcome, None, "threads {threads}");
@@ -65,7 +65,7 @@ fn differential(options: &SolverOptions, cyclic: u64, acyclic_count: u64, what: 
 }
 
 fn opts(threads: usize, tt_mib: usize, epsilon: Option<f64>) -> SolverOptions {
-    SolverOptions { threads, helper_join: 0, tt_mib, epsilon, ..SolverOptions::default() }
+    SolverOptions { threads, helper_join: Some(0), tt_mib, epsilon, ..SolverOptions::default() }
 }
 
 #[test]
@@ -174,7 +174,7 @@ mod bench_tests {
             for (threads, epsilon) in configs {
                 let options = SolverOptions {
                     threads,
-                    helper_join: 0,
+                    helper_join: Some(0),
                     tt_mib: 16,
                     epsilon,
                     ..SolverOptions::default()
@@ -203,8 +203,12 @@ mod livelock_tests {
     #[test]
     fn every_sample_solves_within_a_node_budget() {
         for (threads, mib) in [(1, 0), (1, 1), (2, 1)] {
-            let options =
-                SolverOptions { threads, helper_join: 0, tt_mib: mib, ..SolverOptions::default() };
+            let options = SolverOptions {
+                threads,
+                helper_join: Some(0),
+                tt_mib: mib,
+                ..SolverOptions::default()
+            };
             let mut solver = DfpnSolver::new(&options);
             let count = if threads == 1 { 3000 } else { 800 };
             for (i, pos) in super::positions(count, count / 4).into_iter().enumerate() {

@@ -1,6 +1,7 @@
 //! [`AlphaBetaScore`]: fail-soft negamax over scores on the shared table, driven at the root by null-window tests (MTD(f) steps and bisection), with threads testing thresholds side by side.
 
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
@@ -64,7 +65,7 @@ impl AlphaBetaScore {
             tt: TranspositionTable::new(options.tt_mib),
             threads: options.threads.max(1),
             features: ScoreFeatures::default(),
-            helper_join: options.helper_join,
+            helper_join: options.helper_join.unwrap_or(crate::search::SCORE_HELPER_JOIN_DEFAULT),
             pool: None,
             log: false,
             scratch: Mutex::new(Vec::new()),
@@ -91,16 +92,17 @@ impl AlphaBetaScore {
 pub(super) struct Shared {
     interval: Mutex<Interval>,
     /// Copies of the interval's ends, read by running tests to see whether they still matter.
-    lo: AtomicI32,
-    hi: AtomicI32,
+    pub(super) lo: AtomicI32,
+    pub(super) hi: AtomicI32,
     /// Nodes of all threads, as last reported.
-    nodes: AtomicU64,
+    pub(super) nodes: AtomicU64,
     /// A limit was reached: every thread stops.
-    stop: AtomicBool,
+    pub(super) stop: AtomicBool,
     threads: usize,
     /// Busy marks of the children being searched, salted by the threshold of their test
-    /// ([`BUSY_SALT`]).
-    busy: Busy,
+    /// ([`BUSY_SALT`]); made when the helpers start (a solve the first thread finishes alone
+    /// makes none, and marks nothing while it is alone).
+    pub(super) busy: OnceLock<Busy>,
 }
 
 /// Log2 of the number of [`Shared::busy`] counters.
@@ -118,8 +120,7 @@ impl Shared {
             nodes: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             threads,
-            // Only threads defer busy children.
-            busy: if threads > 1 { Busy::new(BUSY_BITS) } else { Busy::none() },
+            busy: OnceLock::new(),
         }
     }
 
@@ -193,7 +194,7 @@ impl<'a, G: Scored> Worker<'a, G> {
 
     /// The same worker with the buffers and killers of `scratch`, emptied (a kept scratch
     /// holds the last solve's).
-    fn with_scratch(mut self, scratch: Scratch<G>) -> Self {
+    pub(super) fn with_scratch(mut self, scratch: Scratch<G>) -> Self {
         self.buffers = scratch.buffers;
         for (leafy, children) in &mut self.buffers {
             *leafy = false;
@@ -205,7 +206,7 @@ impl<'a, G: Scored> Worker<'a, G> {
     }
 
     /// The worker's buffers and killers, to keep for the next solve.
-    fn into_scratch(self) -> Scratch<G> {
+    pub(super) fn into_scratch(self) -> Scratch<G> {
         Scratch { buffers: self.buffers, killers: self.killers }
     }
 
@@ -524,31 +525,35 @@ impl<'a, G: Scored> Worker<'a, G> {
         ply: u32,
         window: &mut Window,
     ) -> Option<()> {
-        let defer = self.features.defer
-            && self.shared.threads > 1
-            && ply + DEFER_HEIGHT <= self.stats.max_depth;
+        // Only threads defer busy children, once the helpers have started.
+        let busy = if self.features.defer && ply + DEFER_HEIGHT <= self.stats.max_depth {
+            self.shared.busy.get()
+        } else {
+            None
+        };
         let mut deferred: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
         let mut searched = window.best.0 != i32::MIN;
         for k in 0..children.len() {
             select_next(children, k);
             let c = &children[k];
-            let mark = if defer && searched && !deferred.is_full() {
-                // Marked per test: a thread testing another threshold does not wait.
-                let ck = c.key ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
-                if self.shared.busy.is_busy(ck) {
-                    deferred.push(k as u8);
-                    continue;
+            let mark = match busy {
+                Some(busy) if searched && !deferred.is_full() => {
+                    // Marked per test: a thread testing another threshold does not wait.
+                    let ck = c.key ^ (self.threshold as u64).wrapping_mul(BUSY_SALT);
+                    if busy.is_busy(ck) {
+                        deferred.push(k as u8);
+                        continue;
+                    }
+                    busy.enter(ck);
+                    Some((busy, ck))
                 }
-                self.shared.busy.enter(ck);
-                Some(ck)
-            } else {
-                None
+                _ => None,
             };
             searched = true;
             let mv = moves[usize::from(c.index)];
             let cut = self.search_child(&c.pos, c.key, c.index, mv, ply, window);
-            if let Some(ck) = mark {
-                self.shared.busy.leave(ck);
+            if let Some((busy, ck)) = mark {
+                busy.leave(ck);
             }
             if cut? {
                 return Some(());
@@ -646,25 +651,6 @@ impl<'a, G: Scored> Worker<'a, G> {
     }
 }
 
-/// Runs `f` on `worker` after giving it a [`Scratch`] kept in `kept` (or a new one), and keeps
-/// the worker's scratch there afterwards (in the same box: nothing is allocated once every
-/// thread has one).
-fn worker_run<G: Scored, R>(
-    kept: &Mutex<Vec<Box<dyn std::any::Any + Send>>>,
-    worker: Worker<'_, G>,
-    f: impl FnOnce(&mut Worker<'_, G>) -> R,
-) -> R {
-    let reused = kept.lock().expect("no thread panicked").pop();
-    let mut slot =
-        reused.filter(|b| b.is::<Scratch<G>>()).unwrap_or_else(|| Box::new(Scratch::<G>::new()));
-    let scratch = slot.downcast_mut::<Scratch<G>>().expect("a scratch of this game");
-    let mut worker = worker.with_scratch(std::mem::replace(scratch, Scratch::empty()));
-    let result = f(&mut worker);
-    *slot.downcast_mut::<Scratch<G>>().expect("a scratch of this game") = worker.into_scratch();
-    kept.lock().expect("no thread panicked").push(slot);
-    result
-}
-
 /// The report of a root whose [`Scored::score_range`] is exactly `score`, if one of its
 /// `moves` ends the game with that score (Connect Four's immediate wins, most of its easiest
 /// positions, as Pons' `solve` answers them before any search); `None` otherwise, and the
@@ -724,7 +710,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
             eprintln!("score guess {estimate} ({guess_nodes} nodes)");
         }
         let (tt, features, scratch) = (&self.tt, self.features, &self.scratch);
-        let run = |id: usize| {
+        let run = |id: usize, limits: &Limits| {
             let done = || {
                 shared.stop.load(Ordering::Relaxed)
                     || shared.lo.load(Ordering::Relaxed) >= shared.hi.load(Ordering::Relaxed)
@@ -740,35 +726,10 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         };
         let mut stats = Stats { nodes: guess_nodes, ..Stats::default() };
         let outputs = if threads == 1 {
-            stats.absorb(&run(0));
-            Vec::new()
+            vec![run(0, limits)]
         } else {
-            // Alone first, for `helper_join` nodes: a small tree is solved before a helper
-            // could even wake up (waking the pool cost about 0.15 ms a solve on Connect Four's
-            // easiest positions, 15 times their one-thread time). The interval, the table and
-            // the node count carry over; the test the prelude stopped in is run again.
-            let join = self.helper_join;
-            if join > 0 {
-                let alone = Limits {
-                    nodes: Some(limits.nodes.map_or(join, |n| n.min(join))),
-                    time: limits.time,
-                    stop: limits.stop.clone(),
-                };
-                let prelude = worker_run(
-                    scratch,
-                    Worker::<G>::new(tt, &shared, &alone, features, start, 0, log),
-                    |w| w.run(root, estimate, 0),
-                );
-                stats.absorb(&prelude);
-            }
-            let settled = shared.lo.load(Ordering::Relaxed) >= shared.hi.load(Ordering::Relaxed);
-            if settled || limits.is_exceeded(shared.nodes.load(Ordering::Relaxed), start) {
-                Vec::new()
-            } else {
-                shared.stop.store(false, Ordering::Relaxed);
-                let pool = self.pool.get_or_insert_with(|| super::super::thread_pool(threads));
-                pool.broadcast(|context| run(context.index()))
-            }
+            let pool = self.pool.get_or_insert_with(|| super::super::thread_pool(threads - 1));
+            run_threads(pool, threads, self.helper_join, &shared, limits, start, &run)
         };
         for s in &outputs {
             stats.absorb(s);

@@ -51,6 +51,7 @@ mod entry;
 mod features;
 mod interval;
 mod node;
+mod threads;
 
 pub use alphabeta::*;
 pub use bisection::*;
@@ -60,6 +61,7 @@ use entry::*;
 pub use features::*;
 use interval::Interval;
 use node::{Child, Plan, Probe, Scratch, Window, rank, select_next};
+use threads::{run_threads, worker_run};
 
 /// The answer of a score solver for one root.
 #[derive(Clone, Debug, PartialEq, Eq)]
