@@ -90,14 +90,14 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
-fn embedded_net_is_net12b() {
-    let net12b = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net12b.nnue"));
+fn embedded_net_is_net13c() {
+    let net13c = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net13c.nnue"));
     assert_eq!(
         EMBEDDED,
-        net12b.as_slice(),
-        "nets/ataxx/default.nnue must be a copy of net12b.nnue"
+        net13c.as_slice(),
+        "nets/ataxx/default.nnue must be a copy of net13c.nnue"
     );
-    assert_eq!(i32::from_le_bytes(net12b[28..32].try_into().unwrap()), 700);
+    assert_eq!(i32::from_le_bytes(net13c[28..32].try_into().unwrap()), 700);
 }
 
 #[test]
