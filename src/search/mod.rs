@@ -344,10 +344,12 @@ pub const TT_MIB_DEFAULT: usize = 64;
 pub const HELPER_JOIN_DEFAULT: u64 = 16384;
 
 /// The score alpha-beta's default of [`SolverOptions::helper_join`]: its first thread searches
-/// alone for 2048 nodes (about 0.4 ms on Connect Four), then the helpers start beside it. On
-/// Connect Four's easiest sets (a solve of 2 us to 0.4 ms) a helper started earlier cost more
-/// than it gave, one started at [`HELPER_JOIN_DEFAULT`] never joined the solves of 1,000-2,000
-/// nodes that two threads make about 1.4 times as fast (`results/connect4/pons.md`).
+/// alone for 2048 nodes (about 0.4 ms on Connect Four), then the helpers start beside it.
+/// Chosen on Connect Four's tuning sets (`datasets/connect4/*.tsv`, timed beside Pons' solver):
+/// on `L1_R1` two threads took 0.85-0.99x his time with any join from 64 to 4096 nodes and
+/// 1.2-1.4x with [`HELPER_JOIN_DEFAULT`], which most of them never reach; on `L2_R1` (about 100
+/// nodes a solve) joins under 2048 cost more than they gave. The report on a fresh draw is
+/// `results/connect4/pons.md`.
 pub const SCORE_HELPER_JOIN_DEFAULT: u64 = 2048;
 
 /// Waits until helper thread `helper` of a parallel search may join: at once for threads 0
