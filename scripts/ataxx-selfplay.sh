@@ -17,9 +17,12 @@
 # plies), MAX_OPENING_SCORE (1280: the opening is drawn again while the search scores it beyond
 # this; 1280 in the units of scale-700 nets is about 300 with K = 164), BLOCKED_SHARE (0.25 of
 # the games start with blocked squares).
-# The binary is copied to DATA/bin/bitsolve-REV (REV the clean commit it was built from; a
-# dirty tree is refused unless ALLOW_DIRTY=1) so that later builds do not change a running or
-# resumed generation; DATA/genGEN.cmd records the exact command (nets/ataxx/README.md cites it).
+# The binary is built for this processor (RUSTFLAGS="-C target-cpu=native", in its own target
+# directory DATA/target: 1.09x the nodes per second of the plain build on this machine, and the
+# same games, as a move's search is fixed by its node count and the integer net) and copied to
+# DATA/bin/bitsolve-REV-native (REV the clean commit it was built from; a dirty tree is refused
+# unless ALLOW_DIRTY=1) so that later builds do not change a running or resumed generation;
+# DATA/genGEN.cmd records the exact command (nets/ataxx/README.md cites it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-/work/data/ataxx}
@@ -36,8 +39,11 @@ start)
   if [[ -n $(git status --porcelain --untracked-files=no) && ${ALLOW_DIRTY:-0} != 1 ]]; then
     echo "the tree has uncommitted changes: commit first (or ALLOW_DIRTY=1)"; exit 1
   fi
-  bin=$DATA/bin/bitsolve-$rev
-  [[ -x $bin ]] || { cargo build --release --quiet && cp target/release/bitsolve "$bin"; }
+  bin=$DATA/bin/bitsolve-$rev-native
+  [[ -x $bin ]] || {
+    RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=$DATA/target cargo build --release --quiet &&
+      cp "$DATA/target/release/bitsolve" "$bin"
+  }
   out=$DATA/gen$GEN.bin
   args=(ataxx datagen --out "$out" --games "${GAMES:-1000000}" --nodes "${NODES:-5000}"
         --seed "${SEED:-$GEN}" --min-plies "${MIN_PLIES:-14}" --max-plies "${MAX_PLIES:-17}"
@@ -70,5 +76,5 @@ status)
     (( now > t0 )) && echo "rate since $(date -d "@$t0" +%H:%M): $(( (pos - p0) * 3600 / (now - t0) )) positions/hour"
   fi
   [[ -n $pos ]] && echo "$now $pos" >> "${out%.bin}.rate";;
-*) sed -n '2,22p' "$0"; exit 2;;
+*) sed -n '2,25p' "$0"; exit 2;;
 esac

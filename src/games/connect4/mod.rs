@@ -380,8 +380,17 @@ impl Scored for Connect4 {
             return;
         }
         let keep = self.non_losing_moves();
-        let cells = if keep == 0 || self.can_win_next() { self.playable() } else { keep };
-        self.moves_among(cells, moves);
+        if keep == 0 || self.can_win_next() {
+            self.moves_among(self.playable(), moves);
+            return;
+        }
+        // No move among `keep` wins at once or lets the opponent win at once: centre first.
+        let stride = self.h() + 1;
+        for &col in &CENTRE_FIRST[usize::from(self.width)][..usize::from(self.width)] {
+            if keep >> (u32::from(col) * stride) & self.column(0) != 0 {
+                moves.push(col);
+            }
+        }
     }
 
     /// Pons' bounds from the stones left: a win with the next stone at best, a loss to the
