@@ -18,7 +18,7 @@
 # this; 1280 in the units of scale-700 nets is about 300 with K = 164), BLOCKED_SHARE (0.25 of
 # the games start with blocked squares).
 # The binary is built for this processor (RUSTFLAGS="-C target-cpu=native", in its own target
-# directory DATA/target: 1.09x the nodes per second of the plain build on this machine, and the
+# directory DATA/target: 1.10x the nodes per second of the plain build on this machine, and the
 # same games, as a move's search is fixed by its node count and the integer net) and copied to
 # DATA/bin/bitsolve-REV-native (REV the clean commit it was built from; a dirty tree is refused
 # unless ALLOW_DIRTY=1) so that later builds do not change a running or resumed generation;
