@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the engine evaluates a tuples net (format version 2 or 3) as the trainer computes it.
+"""Checks that the engine evaluates a tuples net (format version 2, 3 or 4) as the trainer computes it.
 
     python3 scripts/ataxx_net_check.py BITSOLVE NET DATA [COUNT]
 
@@ -43,12 +43,14 @@ def main():
     data = open(net_path, "rb").read()
     version, inputs, hidden = struct.unpack("<III", data[8:20])
     scale = struct.unpack("<i", data[28:32])[0]
-    arch = {2: tr.TupleNet, 3: tr.BlockedTupleNet}.get(version)
+    arch = {2: tr.TupleNet, 3: tr.BlockedTupleNet, 4: tr.BucketTupleNet}.get(version)
     if arch is None:
-        sys.exit(f"{net_path}: format version {version}; this check reads tuples nets (2 and 3)")
+        sys.exit(f"{net_path}: format version {version}; this check reads tuples nets (2 to 4)")
     rec = tr.load_file(data_path)
     rec = rec[:: max(1, rec.size // count)][:count]
     enc = tr.BlockedTupleNet.encode(rec)
+    if version == 4:
+        enc = (*enc, tr.buckets_of(rec, struct.unpack("<I", data[32:36])[0]))
     logits = arch.quantised_logits(data, enc, np.arange(rec.size))
     want = np.clip(np.trunc(np.round(logits * tr.QA * tr.QB) * scale / (tr.QA * tr.QB)), -20000, 20000)
     lines = [f"setoption name EvalFile value {net_path}"]

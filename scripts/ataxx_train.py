@@ -21,6 +21,14 @@ tuples-blocked (file format version 3): the tuples net with 49 more inputs, 2916
 blocked square s (the windows still see a blocked square as empty). Its blocked rows start at
 zero, so `--init` with a version-2 net starts from exactly that net.
 
+tuples-buckets (file format version 4): the tuples-blocked net with B output buckets
+(`--buckets`, default 8): B sets of output weights and bias, of which a position uses the one
+of its stage, bucket = min(E * B // 50, B - 1) for E empty playable squares (the engine's
+`tuples::bucket`). `--init` with a version-3 net copies its output layer into every bucket, so
+training starts from exactly that net; a version-4 net with as many buckets is read as it is.
+File: the version-3 layout with u32 B after the 32-byte header, B sets of H i16 output weights
+and B i32 output biases.
+
 Target: LAMBDA * sigmoid(score / K) + (1 - LAMBDA) * result, with score the search score of the
 data (engine units, side to move) and result 1 / 0.5 / 0 from the side to move's view; K is
 fitted first, for each file on its own (each file's scores are in the units of the net that
@@ -504,7 +512,95 @@ class BlockedTupleNet(TupleNet):
         return TupleNet.quantised_output(data, acc)
 
 
-ARCHS = {"squares": SquareNet, "tuples": TupleNet, "tuples-blocked": BlockedTupleNet}
+def buckets_of(rec, buckets):
+    """Output bucket of each record (mirrors tuples::bucket): E * buckets // 50, at most
+    buckets - 1, for E empty playable squares."""
+    filled = bits49(rec["x"]) | bits49(rec["o"]) | bits49(rec["blocked"])
+    empties = 49 - filled.sum(1, dtype=np.int64)
+    return np.minimum(empties * buckets // 50, buckets - 1)
+
+
+class BucketTupleNet(BlockedTupleNet):
+    """The tuples-blocked net with output buckets by the stage of the game (file format version
+    4): one hidden layer, `buckets` output layers, a position's bucket picks one."""
+
+    VERSION = 4
+
+    def __init__(self, rng, hidden=TUPLE_HIDDEN, buckets=8):
+        super().__init__(rng, hidden)
+        self.buckets = buckets
+        self.w2 = np.tile(self.w2, (buckets, 1))
+        self.b2 = np.zeros(buckets, dtype=np.float32)
+
+    def encode(self, rec):
+        """BlockedTupleNet's encoding and each record's bucket."""
+        return (*BlockedTupleNet.encode(rec), buckets_of(rec, self.buckets))
+
+    def batch(self, enc, j, perm=None):
+        """The sparse inputs and the buckets of positions j (a symmetry keeps the bucket)."""
+        return BlockedTupleNet.batch(self, enc[:3], j, perm), enc[3][j]
+
+    def forward(self, inputs):
+        x, bk = inputs
+        a = x @ self.w1 + self.b1
+        c = np.clip(a, 0, 1)
+        s = c * c
+        y = np.einsum("ij,ij->i", s, self.w2[bk]) + self.b2[bk]
+        return y, (a, c, s, bk)
+
+    def gradients(self, inputs, cache, dy):
+        x, _ = inputs
+        a, c, s, bk = cache
+        g_w2 = np.zeros_like(self.w2)
+        for b in range(self.buckets):
+            m = bk == b
+            if m.any():
+                g_w2[b] = s[m].T @ dy[m]
+        g_b2 = np.bincount(bk, weights=dy, minlength=self.buckets).astype(np.float32)
+        d = dy[:, None] * self.w2[bk] * 2 * c * ((a > 0) & (a < 1))
+        g_w1 = np.asarray(x.T @ d, dtype=np.float32)
+        g_b1 = d.sum(0)
+        return [g_w1, g_b1, g_w2, g_b2]
+
+    def quantise(self, scale):
+        """The net file's bytes (format version 4)."""
+        w1 = np.round(self.w1 * QA).astype("<i2")
+        b1 = np.round(self.b1 * QA).astype("<i2")
+        w2 = np.clip(np.round(self.w2 * QB), -127, 127).astype("<i2")
+        b2 = np.round(self.b2 * QA * QB).astype("<i4")
+        head = b"BSAXNNUE" + struct.pack("<5Ii", self.VERSION, self.INPUTS, self.hidden, QA, QB,
+                                         int(round(scale)))
+        return (head + struct.pack("<I", self.buckets) + w1.tobytes() + b1.tobytes()
+                + w2.tobytes() + b2.tobytes())
+
+    @staticmethod
+    def quantised_logits(data, enc, j):
+        """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
+        inputs, hidden = struct.unpack("<II", data[12:20])
+        buckets = struct.unpack("<I", data[32:36])[0]
+        off = 36
+        w1 = np.frombuffer(data, "<i2", inputs * hidden, off).reshape(inputs, hidden)
+        off += 2 * inputs * hidden
+        b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
+        off += 2 * hidden
+        w2 = np.frombuffer(data, "<i2", buckets * hidden, off).reshape(buckets, hidden).astype(np.int64)
+        off += 2 * buckets * hidden
+        b2 = np.frombuffer(data, "<i4", buckets, off).astype(np.int64)
+        idx = enc[1][j].astype(np.int64) + WINDOW_BASE
+        acc = np.broadcast_to(b1, (idx.shape[0], hidden)).copy()
+        for w in range(WINDOWS):
+            acc += w1[idx[:, w]]
+        for b, sq in zip(*np.nonzero(enc[2][j])):
+            acc[b] += w1[TUPLE_INPUTS + sq]
+        bk = enc[3][j]
+        v = np.clip(acc, 0, QA)
+        s = (v * v * w2[bk]).sum(1)
+        raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
+        return (raw + b2[bk]) / (QA * QB)
+
+
+ARCHS = {"squares": SquareNet, "tuples": TupleNet, "tuples-blocked": BlockedTupleNet,
+         "tuples-buckets": BucketTupleNet}
 
 
 def init_from_file(net, path):
@@ -523,20 +619,28 @@ def init_from_file(net, path):
     readable = [(2, TUPLE_INPUTS)]
     if isinstance(net, BlockedTupleNet):
         readable.append((3, BlockedTupleNet.INPUTS))
-    want = 32 + 2 * (inputs * net.hidden + 2 * net.hidden) + 4
-    if (version, inputs) not in readable or hidden != net.hidden or len(data) != want:
+    buckets, off = 1, 32
+    if isinstance(net, BucketTupleNet):
+        readable.append((4, BlockedTupleNet.INPUTS))
+        if version == 4 and len(data) >= 36:
+            buckets, off = struct.unpack("<I", data[32:36])[0], 36
+    want = off + 2 * (inputs * net.hidden + net.hidden + buckets * net.hidden) + 4 * buckets
+    if (version, inputs) not in readable or hidden != net.hidden or len(data) != want or \
+            buckets not in (1, getattr(net, "buckets", 1)):
         sys.exit(f"--init {path}: version {version}, {inputs} inputs, {hidden} hidden units, "
-                 f"{len(data)} bytes; want (version, inputs) in {readable}, {net.hidden} hidden, "
-                 f"{want} bytes")
-    off = 32
+                 f"{buckets} output buckets, {len(data)} bytes; want (version, inputs) in "
+                 f"{readable}, {net.hidden} hidden, {getattr(net, 'buckets', 1)} buckets (or a "
+                 f"version-3 net), {want} bytes")
     n1 = inputs * hidden
     net.w1[:inputs] = np.frombuffer(data, "<i2", n1, off).reshape(inputs, hidden) / QA
     off += 2 * n1
     net.b1[...] = np.frombuffer(data, "<i2", hidden, off) / QA
     off += 2 * hidden
-    net.w2[...] = np.frombuffer(data, "<i2", hidden, off) / QB
-    off += 2 * hidden
-    net.b2[0] = struct.unpack("<i", data[off:off + 4])[0] / (QA * QB)
+    # A version-3 net's one output layer goes into every bucket (numpy broadcasting).
+    w2 = np.frombuffer(data, "<i2", buckets * hidden, off)
+    net.w2[...] = (w2.reshape(buckets, hidden) if buckets > 1 else w2) / QB
+    off += 2 * buckets * hidden
+    net.b2[...] = np.frombuffer(data, "<i4", buckets, off) / (QA * QB)
 
 
 def main():
@@ -544,6 +648,8 @@ def main():
     ap.add_argument("data", nargs="+", help="datagen files")
     ap.add_argument("--out", required=True, help="net file to write")
     ap.add_argument("--arch", choices=list(ARCHS), default="squares", help="net architecture")
+    ap.add_argument("--buckets", type=int, help="tuples-buckets: output buckets, 1..=16 "
+                    "(default 8)")
     ap.add_argument("--hidden", type=int, help="hidden units (squares: 128 only; tuples: a "
                     f"multiple of 16 in 16..=512, default {TUPLE_HIDDEN})")
     ap.add_argument("--epochs", type=int, default=20)
@@ -581,6 +687,11 @@ def main():
             ap.error("the tuples net's hidden units must be a multiple of 16 in 16..=512")
         scipy_sparse()
 
+    if args.buckets is not None and args.arch != "tuples-buckets":
+        ap.error("--buckets needs --arch tuples-buckets")
+    buckets = 8 if args.buckets is None else args.buckets
+    if not 1 <= buckets <= 16:
+        ap.error("--buckets must be in 1..=16")
     if args.blocked_rows_only and (args.arch != "tuples-blocked" or args.skip_blocked):
         ap.error("--blocked-rows-only needs --arch tuples-blocked and the blocked positions")
     rng = np.random.default_rng(args.seed)
@@ -602,7 +713,8 @@ def main():
         print(f"{path}: K = {k:.1f} (result cross-entropy from scores {k_loss:.4f}; constant "
               f"{cross_entropy(np.full(result.size, result.mean()), result):.4f})", flush=True)
     target = (args.wdl * result + (1 - args.wdl) * sigmoid(score / k_of)).astype(np.float32)
-    net = ARCHS[args.arch](rng, hidden)
+    net = BucketTupleNet(rng, hidden, buckets) if args.arch == "tuples-buckets" else \
+        ARCHS[args.arch](rng, hidden)
     if args.init:
         if args.arch == "squares":
             ap.error("--init reads tuples nets (format version 2, or 3 for tuples-blocked) only")

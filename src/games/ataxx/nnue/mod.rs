@@ -1,8 +1,8 @@
 //! A learned evaluation for the Ataxx engine: an NNUE (efficiently updatable neural network).
 //!
 //! Two architectures, told apart by the file's version: the *squares* net of this module
-//! (version 1), whose accumulators follow the moves, and the [`tuples`] net (version 2, or 3
-//! with an input per blocked square), whose inputs are the 36 2x2 windows of the board and which
+//! (version 1), whose accumulators follow the moves, and the [`tuples`] net (version 2, 3
+//! with an input per blocked square, 4 with output buckets as well), whose inputs are the 36 2x2 windows of the board and which
 //! is evaluated from scratch. [`Network`] reads either; [`NetAtaxx`] plays with either.
 //!
 //! # Shape (squares net)
@@ -98,6 +98,9 @@ pub enum NetError {
     Scale(i32),
     /// The file has the wrong length (found, expected).
     Length(usize, usize),
+    /// A version-4 tuples net's output buckets are not in `1..=`[`tuples::MAX_BUCKETS`] (the
+    /// count found).
+    Buckets(i64),
     /// An output weight beyond `±127` (its index).
     OutputWeight(usize),
     /// The file could not be read (the error text).
@@ -111,9 +114,10 @@ impl std::fmt::Display for NetError {
             NetError::Version(v) => {
                 write!(
                     f,
-                    "net format version {v}, this build reads {VERSION}, {} and {}",
+                    "net format version {v}, this build reads {VERSION}, {}, {} and {}",
                     tuples::VERSION,
-                    tuples::BLOCKED_VERSION
+                    tuples::BLOCKED_VERSION,
+                    tuples::BUCKETS_VERSION
                 )
             }
             NetError::Shape(what, got, want) => write!(f, "{what} is {got}, expected {want}"),
@@ -123,6 +127,9 @@ impl std::fmt::Display for NetError {
                 tuples::MAX_HIDDEN
             ),
             NetError::Scale(s) => write!(f, "scale {s} outside 1..=10000"),
+            NetError::Buckets(b) => {
+                write!(f, "{b} output buckets, a net may have 1 to {}", tuples::MAX_BUCKETS)
+            }
             NetError::Length(got, want) => {
                 write!(f, "file is {got} bytes, a net of this header is {want}")
             }
@@ -137,12 +144,12 @@ impl std::fmt::Display for NetError {
 impl std::error::Error for NetError {}
 
 /// A net file of either architecture: the squares net of this module (version 1) or the
-/// [`tuples`] net (version 2, or 3 with blocked-square inputs).
+/// [`tuples`] net (version 2, 3 with blocked-square inputs, 4 with output buckets as well).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Network {
     /// Version 1: `98 -> 2 x HIDDEN -> 1`, accumulators kept up to date move by move.
     Squares(Box<SquareNet>),
-    /// Version 2: 2x2 windows, `2916 -> H -> 1`, evaluated from scratch.
+    /// Versions 2 to 4: 2x2 windows, `2916 -> H -> 1` (and more), evaluated from scratch.
     Tuples(tuples::TupleNet),
 }
 
@@ -219,7 +226,7 @@ impl Network {
         let version = Reader(&bytes[8..]).u32();
         match version {
             VERSION => SquareNet::parse(bytes, fnv1a(bytes)).map(|n| Network::Squares(Box::new(n))),
-            tuples::VERSION | tuples::BLOCKED_VERSION => {
+            tuples::VERSION | tuples::BLOCKED_VERSION | tuples::BUCKETS_VERSION => {
                 tuples::TupleNet::parse(bytes, fnv1a(bytes)).map(Network::Tuples)
             }
             _ => Err(NetError::Version(version)),

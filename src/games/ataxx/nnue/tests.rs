@@ -236,8 +236,8 @@ fn loader_rejects_bad_files() {
     bad[0] = b'X';
     assert_eq!(Network::from_bytes(&bad), Err(NetError::BadMagic));
     let mut bad = good.clone();
-    bad[8] = 4;
-    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(4)));
+    bad[8] = 5;
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Version(5)));
     let mut bad = good.clone();
     bad[16] = 64;
     assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("hidden", 64, HIDDEN as i64)));
@@ -356,9 +356,9 @@ fn tuples_block_sizes_give_the_same_sums() {
             pos.play(moves[rng.below(moves.len())]);
             let side = pos.side_to_move();
             let active = tuples::features(pos.stones(side).0, pos.stones(!side).0);
-            let portable = net.output_sum_in::<16>(&active);
-            assert_eq!(net.output_sum_in::<64>(&active), portable, "{hidden} hidden");
-            assert_eq!(net.output_sum(&active), portable, "{hidden} hidden");
+            let portable = net.output_sum_in::<16>(&active, 0);
+            assert_eq!(net.output_sum_in::<64>(&active, 0), portable, "{hidden} hidden");
+            assert_eq!(net.output_sum(&active, 0), portable, "{hidden} hidden");
         }
     }
 }
@@ -462,4 +462,125 @@ fn loader_rejects_a_version_3_header_with_version_2_inputs() {
     bytes.pop();
     let want = tuples::file_bytes_with(tuples::BLOCKED_INPUTS, 16);
     assert_eq!(Network::from_bytes(&bytes), Err(NetError::Length(want - 1, want)));
+}
+
+/// The version-3 file `v3` (with `hidden` units) as a version-4 file with one output bucket
+/// per entry of `outputs`: each entry the bytes of a version-3 file whose output weights and
+/// bias that bucket takes (its other weights are ignored).
+fn bucketed(v3: &[u8], hidden: usize, outputs: &[&[u8]]) -> Vec<u8> {
+    let out_at = HEADER_BYTES + 2 * (tuples::BLOCKED_INPUTS * hidden + hidden);
+    let mut bytes = v3[..HEADER_BYTES].to_vec();
+    bytes[8..12].copy_from_slice(&tuples::BUCKETS_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(outputs.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&v3[HEADER_BYTES..out_at]);
+    for o in outputs {
+        bytes.extend_from_slice(&o[out_at..out_at + 2 * hidden]);
+    }
+    for o in outputs {
+        bytes.extend_from_slice(&o[out_at + 2 * hidden..]);
+    }
+    bytes
+}
+
+/// Positions of random games with and without blocked squares, from every stage of the game.
+fn bucket_positions() -> Vec<AtaxxStandard> {
+    let mut out = blocked_positions(101);
+    let mut rng = Mix(103);
+    for _ in 0..6 {
+        let mut pos = AtaxxStandard::startpos();
+        for _ in 0..400 {
+            let mut moves = <AtaxxStandard as Game>::Moves::default();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            // Mostly clones, so that the board fills up.
+            let clones: Vec<_> = moves.iter().copied().filter(|m| m.is_clone()).collect();
+            let pick = if clones.is_empty() || rng.below(4) == 0 { &moves[..] } else { &clones };
+            pos.play(pick[rng.below(pick.len())]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_version_3_net_copied_into_every_bucket_plays_as_before() {
+    let hidden = 32;
+    let v3 = random_tuple_bytes(107, hidden, true);
+    let v4 = bucketed(&v3, hidden, &[&v3[..]; 8]);
+    assert_eq!(v4.len(), tuples::file_bytes_bucketed(hidden, 8));
+    let [a, b] = [&v3, &v4].map(|bytes| leak(Network::from_bytes(bytes).unwrap()));
+    assert!(matches!(b, Network::Tuples(t) if t.buckets() == 8 && t.blocked_inputs()));
+    assert_eq!(b.to_bytes(), v4);
+    for pos in bucket_positions() {
+        let eval = |net| NetAtaxx::new(pos.clone(), Some(net)).evaluate();
+        assert_eq!(eval(a), eval(b));
+        assert!((a.evaluate_float(&pos) - b.evaluate_float(&pos)).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn each_bucket_evaluates_with_its_own_output_layer() {
+    let hidden = 48;
+    let base = random_tuple_bytes(109, hidden, true);
+    // Five nets that share the input layer and differ in the output layer.
+    let out_at = HEADER_BYTES + 2 * (tuples::BLOCKED_INPUTS * hidden + hidden);
+    let outputs: Vec<Vec<u8>> = (0..5)
+        .map(|k| {
+            let other = random_tuple_bytes(113 + k, hidden, true);
+            let mut bytes = base[..out_at].to_vec();
+            bytes.extend_from_slice(&other[out_at..]);
+            bytes
+        })
+        .collect();
+    let slices: Vec<&[u8]> = outputs.iter().map(|o| &o[..]).collect();
+    let v4 = leak(Network::from_bytes(&bucketed(&base, hidden, &slices)).unwrap());
+    let single: Vec<&'static Network> =
+        outputs.iter().map(|o| leak(Network::from_bytes(o).unwrap())).collect();
+    let mut seen = [0usize; 5];
+    for pos in bucket_positions() {
+        // Empty playable squares, counted square by square.
+        let mut empties = 0;
+        for sq in (0..7).flat_map(|r| (0..7).map(move |f| 8 * r + f)) {
+            let stone = (pos.stones(Player::First).0 | pos.stones(Player::Second).0) >> sq & 1;
+            empties += u32::from(pos.valid().0 >> sq & 1 == 1 && stone == 0);
+        }
+        let k = (empties as usize * 5 / 50).min(4);
+        assert_eq!(k, tuples::bucket(empties, 5));
+        seen[k] += 1;
+        let eval = |net| NetAtaxx::new(pos.clone(), Some(net)).evaluate();
+        assert_eq!(eval(v4), eval(single[k]), "bucket {k}, {empties} empty");
+        let (f, g) = (v4.evaluate_float(&pos), single[k].evaluate_float(&pos));
+        assert!((f - g).abs() < 1e-9, "bucket {k}: float {f} vs {g}");
+        let q = f64::from(eval(v4));
+        if f.abs() < 19_000.0 {
+            assert!((q - f).abs() <= 2.0, "quantised {q} vs float {f}");
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 10), "positions per bucket {seen:?}");
+}
+
+#[test]
+fn loader_rejects_bad_bucket_counts() {
+    let hidden = 16;
+    let v3 = random_tuple_bytes(127, hidden, true);
+    let good = bucketed(&v3, hidden, &[&v3[..]; 3]);
+    assert!(Network::from_bytes(&good).is_ok());
+    for count in [0u32, 17] {
+        let mut bad = good.clone();
+        bad[32..36].copy_from_slice(&count.to_le_bytes());
+        assert_eq!(Network::from_bytes(&bad), Err(NetError::Buckets(count.into())));
+    }
+    assert!(NetError::Buckets(17).to_string().contains("1 to 16"));
+    let mut bad = good.clone();
+    bad[12..16].copy_from_slice(&(tuples::INPUTS as u32).to_le_bytes());
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::Shape("inputs", 2916, 2965)));
+    let want = tuples::file_bytes_bucketed(hidden, 3);
+    for len in [HEADER_BYTES, HEADER_BYTES + 2, want - 1] {
+        assert!(Network::from_bytes(&good[..len]).is_err(), "truncated to {len}");
+    }
+    let mut long = good;
+    long.push(0);
+    assert_eq!(Network::from_bytes(&long), Err(NetError::Length(want + 1, want)));
 }

@@ -1,5 +1,6 @@
-//! The *tuples* net (file format versions 2 and 3): 2x2 windows of the board as inputs, one
-//! perspective, evaluated from scratch; version 3 adds one input per blocked square.
+//! The *tuples* net (file format versions 2, 3 and 4): 2x2 windows of the board as inputs, one
+//! perspective, evaluated from scratch; version 3 adds one input per blocked square, version 4
+//! output buckets as well.
 //!
 //! # Shape
 //!
@@ -18,25 +19,32 @@
 //! board without blocked squares it computes what a version-2 net with the same first 2916
 //! rows computes, so a version-2 net extended by 49 zero rows plays exactly as before.
 //!
+//! A version-4 net has the version-3 inputs and `B` *output buckets* (1 to [`MAX_BUCKETS`]):
+//! `B` sets of output weights and biases, of which the position's [`bucket`] (by its number of
+//! empty playable squares, so by the stage of the game) picks one. The hidden layer is shared;
+//! only the last layer differs from stage to stage. A version-3 net whose output layer is
+//! copied into every bucket evaluates every position as before.
+//!
 //! Windows see how stones touch, which is what captures are made of; the squares net sees each
 //! stone alone. The price is that a move changes up to 16 windows, so instead of keeping an
 //! accumulator up to date the net sums its 36 rows at every evaluation.
 //!
-//! # File format (`.nnue`, little-endian), versions 2 and 3
+//! # File format (`.nnue`, little-endian), versions 2, 3 and 4
 //!
 //! | bytes | field |
 //! |-------|-------|
 //! | 0..8 | magic `BSAXNNUE` |
-//! | 8..12 | version (`u32`, 2 or 3) |
-//! | 12..16 | inputs (`u32`, [`INPUTS`] = 2916; version 3: [`BLOCKED_INPUTS`] = 2965) |
+//! | 8..12 | version (`u32`, 2, 3 or 4) |
+//! | 12..16 | inputs (`u32`, [`INPUTS`] = 2916; versions 3 and 4: [`BLOCKED_INPUTS`] = 2965) |
 //! | 16..20 | hidden units `H` (`u32`) |
 //! | 20..24 | `QA` (`u32`, 255) |
 //! | 24..28 | `QB` (`u32`, 64) |
 //! | 28..32 | scale (`i32`, engine units per logit, 1..=10000) |
-//! | 32.. | input weights: `INPUTS` rows of `H` `i16` |
+//! | 32..36 | version 4 only: output buckets `B` (`u32`, 1..=[`MAX_BUCKETS`]); `B` = 1 otherwise |
+//! | .. | input weights: `INPUTS` rows of `H` `i16` |
 //! | | input biases: `H` `i16` |
-//! | | output weights: `H` `i16`, each within `±127` |
-//! | | output bias: `i32` |
+//! | | output weights: `B` sets of `H` `i16`, bucket 0 first, each within `±127` |
+//! | | output biases: `B` `i32` |
 //!
 //! The quantisation is that of the squares net: the evaluation is
 //! `(sum(clamp(acc, 0, QA)^2 * w) / QA + bias) * scale / (QA * QB)`.
@@ -48,6 +56,10 @@ use crate::games::ataxx::Ataxx;
 pub const VERSION: u32 = 2;
 /// File format version of a tuples net with blocked-square inputs.
 pub const BLOCKED_VERSION: u32 = 3;
+/// File format version of a tuples net with blocked-square inputs and output buckets.
+pub const BUCKETS_VERSION: u32 = 4;
+/// Most output buckets a version-4 file may have.
+pub const MAX_BUCKETS: usize = 16;
 /// Windows of 2x2 squares on the 7x7 board.
 pub const WINDOWS: usize = 36;
 /// States of one window (3 per square).
@@ -73,6 +85,20 @@ pub const fn file_bytes(hidden: usize) -> usize {
 /// Bytes of a tuples net file with `inputs` inputs and `hidden` units.
 pub const fn file_bytes_with(inputs: usize, hidden: usize) -> usize {
     HEADER_BYTES + 2 * (inputs * hidden + 2 * hidden) + 4
+}
+
+/// Bytes of a version-4 file (blocked-square inputs) with `hidden` units and `buckets` output
+/// buckets.
+pub const fn file_bytes_bucketed(hidden: usize, buckets: usize) -> usize {
+    HEADER_BYTES + 4 + 2 * (BLOCKED_INPUTS * hidden + hidden + buckets * hidden) + 4 * buckets
+}
+
+/// The output bucket of a position with `empties` empty playable squares in a net with
+/// `buckets` buckets: `empties * buckets / 50`, at most `buckets - 1` (so bucket 0 holds the
+/// last stage of the game, the highest bucket the start).
+#[inline]
+pub fn bucket(empties: u32, buckets: usize) -> usize {
+    (empties as usize * buckets / 50).min(buckets.saturating_sub(1))
 }
 
 /// `STATE[u | t << 4]`: the state of a window whose squares of the side to move are the bits
@@ -145,22 +171,29 @@ fn array<const N: usize>(slice: &[i16]) -> [i16; N] {
 /// A quantised tuples net (see the [module docs](self)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TupleNet {
+    /// The file format version (2, 3 or 4).
+    version: u32,
     hidden: usize,
-    /// Whether the net has the blocked-square inputs (version 3).
+    /// Whether the net has the blocked-square inputs (versions 3 and 4).
     blocked_inputs: bool,
-    /// `INPUTS` (version 3: `BLOCKED_INPUTS`) rows of `hidden` weights, row after row.
+    /// Output buckets (1 but in version 4).
+    buckets: usize,
+    /// `INPUTS` (versions 3 and 4: `BLOCKED_INPUTS`) rows of `hidden` weights, row after row.
     input_weights: Vec<i16>,
     input_bias: Vec<i16>,
+    /// `buckets` sets of `hidden` weights.
     output_weights: Vec<i16>,
-    output_bias: i32,
+    /// One per bucket.
+    output_bias: Vec<i32>,
     pub(super) scale: i32,
     pub(super) fingerprint: u64,
 }
 
 impl TupleNet {
-    /// Parses a version-2 or version-3 file whose magic and version were checked.
+    /// Parses a version-2, 3 or 4 file whose magic and version were checked.
     pub(super) fn parse(bytes: &[u8], fingerprint: u64) -> Result<TupleNet, NetError> {
-        let blocked_inputs = Reader(&bytes[8..]).u32() == BLOCKED_VERSION;
+        let version = Reader(&bytes[8..]).u32();
+        let blocked_inputs = version != VERSION;
         let want = if blocked_inputs { BLOCKED_INPUTS } else { INPUTS };
         let mut r = Reader(&bytes[12..]);
         let inputs = i64::from(r.u32());
@@ -172,24 +205,43 @@ impl TupleNet {
             return Err(NetError::Hidden(hidden as i64));
         }
         let scale = r.quantisation()?;
-        if bytes.len() != file_bytes_with(want, hidden) {
-            return Err(NetError::Length(bytes.len(), file_bytes_with(want, hidden)));
+        let buckets = if version == BUCKETS_VERSION {
+            if bytes.len() < HEADER_BYTES + 4 {
+                return Err(NetError::Length(bytes.len(), file_bytes_bucketed(hidden, 1)));
+            }
+            let b = r.u32() as usize;
+            if b == 0 || b > MAX_BUCKETS {
+                return Err(NetError::Buckets(b as i64));
+            }
+            b
+        } else {
+            1
+        };
+        let size = if version == BUCKETS_VERSION {
+            file_bytes_bucketed(hidden, buckets)
+        } else {
+            file_bytes_with(want, hidden)
+        };
+        if bytes.len() != size {
+            return Err(NetError::Length(bytes.len(), size));
         }
         let mut input_weights = vec![0i16; want * hidden];
         r.i16s(&mut input_weights);
         let mut input_bias = vec![0i16; hidden];
         r.i16s(&mut input_bias);
-        let mut output_weights = vec![0i16; hidden];
+        let mut output_weights = vec![0i16; buckets * hidden];
         r.i16s(&mut output_weights);
-        let output_bias = r.i32();
+        let output_bias = (0..buckets).map(|_| r.i32()).collect();
         if let Some(i) =
             output_weights.iter().position(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
         {
             return Err(NetError::OutputWeight(i));
         }
         Ok(TupleNet {
+            version,
             hidden,
             blocked_inputs,
+            buckets,
             input_weights,
             input_bias,
             output_weights,
@@ -201,19 +253,24 @@ impl TupleNet {
 
     /// The net file of this net.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (version, inputs) =
-            if self.blocked_inputs { (BLOCKED_VERSION, BLOCKED_INPUTS) } else { (VERSION, INPUTS) };
-        let mut out = Vec::with_capacity(file_bytes_with(inputs, self.hidden));
+        let version = self.version;
+        let inputs = if self.blocked_inputs { BLOCKED_INPUTS } else { INPUTS };
+        let mut out = Vec::with_capacity(file_bytes_bucketed(self.hidden, self.buckets));
         out.extend_from_slice(MAGIC);
         for v in [version, inputs as u32, self.hidden as u32, QA as u32, QB as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
+        if version == BUCKETS_VERSION {
+            out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        }
         let weights = self.input_weights.iter().chain(&self.input_bias);
         for w in weights.chain(&self.output_weights) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        for b in &self.output_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
         out
     }
 
@@ -222,9 +279,21 @@ impl TupleNet {
         self.hidden
     }
 
-    /// Whether the net has the blocked-square inputs (file format version 3).
+    /// Whether the net has the blocked-square inputs (file format versions 3 and 4).
     pub fn blocked_inputs(&self) -> bool {
         self.blocked_inputs
+    }
+
+    /// Output buckets (more than 1 only in file format version 4).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The output bucket of `pos` (see [`bucket`]).
+    #[inline]
+    pub fn bucket_of<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> usize {
+        let stones = pos.stones(pos.side_to_move()).0 | pos.stones(!pos.side_to_move()).0;
+        bucket((pos.valid().0 & BOARD & !stones).count_ones(), self.buckets)
     }
 
     /// The inputs that are on in `pos`.
@@ -240,53 +309,56 @@ impl TupleNet {
 
     /// The evaluation of `pos` (engine units, side to move's view).
     pub fn evaluate<const POLISH: bool>(&self, pos: &Ataxx<POLISH>) -> i32 {
-        let sum = self.output_sum(&self.active(pos));
-        let raw = sum / i64::from(QA) + i64::from(self.output_bias);
+        let bucket = self.bucket_of(pos);
+        let sum = self.output_sum(&self.active(pos), bucket);
+        let raw = sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (raw * i64::from(self.scale) / i64::from(QA * QB)).clamp(-20_000, 20_000) as i32
     }
 
     /// `sum clamp(acc, 0, QA)^2 * w` over the hidden units, with the accumulator summed from
-    /// the bias and the rows of `active`: in blocks of hidden units (then 16), each block's
+    /// the bias and the rows of `active` and `w` the output weights of `bucket`: in blocks of hidden units (then 16), each block's
     /// accumulator kept in registers over the 36 rows and put through the output at once.
     /// With AVX2 (checked at run time) the same code runs in blocks of 128 on 256-bit
     /// registers.
     #[inline]
-    pub(super) fn output_sum(&self, active: &[u16]) -> i64 {
+    pub(super) fn output_sum(&self, active: &[u16], bucket: usize) -> i64 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.output_sum_avx2(active) };
+            return unsafe { self.output_sum_avx2(active, bucket) };
         }
-        self.output_sum_in::<64>(active)
+        self.output_sum_in::<64>(active, bucket)
     }
 
     /// [`Self::output_sum`] compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn output_sum_avx2(&self, active: &[u16]) -> i64 {
-        self.output_sum_in::<128>(active)
+    fn output_sum_avx2(&self, active: &[u16], bucket: usize) -> i64 {
+        self.output_sum_in::<128>(active, bucket)
     }
 
     /// [`Self::output_sum`] in blocks of `B` hidden units while they fit, then of 16.
     #[inline]
-    pub(super) fn output_sum_in<const B: usize>(&self, active: &[u16]) -> i64 {
+    pub(super) fn output_sum_in<const B: usize>(&self, active: &[u16], bucket: usize) -> i64 {
         let h = self.hidden;
+        let output = &self.output_weights[bucket * h..][..h];
         let mut sum = 0i64;
         let mut start = 0;
         while start + B <= h {
-            sum += self.block::<B>(active, start);
+            sum += self.block::<B>(active, output, start);
             start += B;
         }
         while start < h {
-            sum += self.block::<16>(active, start);
+            sum += self.block::<16>(active, output, start);
             start += 16;
         }
         sum
     }
 
-    /// [`Self::output_sum`] over the `N` hidden units from `start`.
+    /// [`Self::output_sum`] over the `N` hidden units from `start`, with the output weights
+    /// `output` (one bucket's).
     #[inline]
-    fn block<const N: usize>(&self, active: &[u16], start: usize) -> i64 {
+    fn block<const N: usize>(&self, active: &[u16], output: &[i16], start: usize) -> i64 {
         let h = self.hidden;
         let mut acc: [i16; N] = array(&self.input_bias[start..]);
         for &f in active {
@@ -295,7 +367,7 @@ impl TupleNet {
                 *a = a.wrapping_add(w);
             }
         }
-        let out: [i16; N] = array(&self.output_weights[start..]);
+        let out: [i16; N] = array(&output[start..]);
         // Chunks of 64 fit an `i32` (at most `64 * QA^2 * 127` in magnitude).
         let mut sum = 0i64;
         for (a, w) in acc.chunks(64).zip(out.chunks(64)) {
@@ -320,8 +392,9 @@ impl TupleNet {
                 *s += f64::from(w);
             }
         }
-        let mut y = f64::from(self.output_bias) / f64::from(QA * QB);
-        for (s, &w) in sums.iter().zip(&self.output_weights) {
+        let bucket = self.bucket_of(pos);
+        let mut y = f64::from(self.output_bias[bucket]) / f64::from(QA * QB);
+        for (s, &w) in sums.iter().zip(&self.output_weights[bucket * h..]) {
             let v = (s / f64::from(QA)).clamp(0.0, 1.0);
             y += v * v * f64::from(w) / f64::from(QB);
         }
