@@ -85,19 +85,22 @@ fn leak(net: Network) -> &'static Network {
 fn embedded_net_loads_and_round_trips() {
     let net = Network::embedded();
     assert_eq!(net.to_bytes(), EMBEDDED);
-    assert!(matches!(net, Network::Tuples(t) if t.hidden() == 256 && t.blocked_inputs()));
-    assert_eq!(EMBEDDED.len(), tuples::file_bytes_with(tuples::BLOCKED_INPUTS, 256));
+    assert!(matches!(
+        net,
+        Network::Tuples(t) if t.hidden() == 256 && t.blocked_inputs() && t.buckets() == 8
+    ));
+    assert_eq!(EMBEDDED.len(), tuples::file_bytes_bucketed(256, 8));
 }
 
 #[test]
-fn embedded_net_is_net13c() {
-    let net13c = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net13c.nnue"));
+fn embedded_net_is_net14d() {
+    let net14d = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net14d.nnue"));
     assert_eq!(
         EMBEDDED,
-        net13c.as_slice(),
-        "nets/ataxx/default.nnue must be a copy of net13c.nnue"
+        net14d.as_slice(),
+        "nets/ataxx/default.nnue must be a copy of net14d.nnue"
     );
-    assert_eq!(i32::from_le_bytes(net13c[28..32].try_into().unwrap()), 700);
+    assert_eq!(i32::from_le_bytes(net14d[28..32].try_into().unwrap()), 700);
 }
 
 #[test]
