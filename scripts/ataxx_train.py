@@ -265,15 +265,53 @@ def clip_weights(net, limit):
     np.clip(net.w2, -127 / QB, 127 / QB, out=net.w2)
 
 
-def net_bytes(net, version, inputs, hidden, scale):
-    """The net file's bytes: the header, then the weights quantised (the layout both versions
-    share)."""
+def net_bytes(net, version, inputs, hidden, scale, buckets=None):
+    """The net file's bytes: the header, then the weights quantised (the layout versions 2-4
+    share; with `buckets` (version 4) the bucket count follows the header, and the output
+    layer is one row of weights and one i32 bias per bucket)."""
     w1 = np.round(net.w1 * QA).astype("<i2")
     b1 = np.round(net.b1 * QA).astype("<i2")
     w2 = np.clip(np.round(net.w2 * QB), -127, 127).astype("<i2")
-    b2 = int(np.round(net.b2[0] * QA * QB))
+    b2 = np.round(np.asarray(net.b2) * QA * QB).astype("<i4")
     head = b"BSAXNNUE" + struct.pack("<5Ii", version, inputs, hidden, QA, QB, int(round(scale)))
-    return head + w1.tobytes() + b1.tobytes() + w2.tobytes() + struct.pack("<i", b2)
+    if buckets is None:
+        return head + w1.tobytes() + b1.tobytes() + w2.tobytes() + b2[:1].tobytes()
+    return head + struct.pack("<I", buckets) + w1.tobytes() + b1.tobytes() + w2.tobytes() + b2.tobytes()
+
+
+def read_net(data):
+    """The integer weights of a version 2-4 net file: (w1 (inputs, H), b1 (H,), w2 (B, H),
+    b2 (B,)), B = 1 below version 4; the inverse of net_bytes."""
+    version, inputs, hidden = struct.unpack("<III", data[8:20])
+    buckets, off = (struct.unpack("<I", data[32:36])[0], 36) if version >= 4 else (1, 32)
+    w1 = np.frombuffer(data, "<i2", inputs * hidden, off).reshape(inputs, hidden)
+    off += 2 * inputs * hidden
+    b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
+    off += 2 * hidden
+    w2 = np.frombuffer(data, "<i2", buckets * hidden, off).reshape(buckets, hidden).astype(np.int64)
+    off += 2 * buckets * hidden
+    b2 = np.frombuffer(data, "<i4", buckets, off).astype(np.int64)
+    return w1, b1, w2, b2
+
+
+def quantised_logits_of(data, states, blocked=None, bk=None):
+    """The logits the engine computes from a version 2-4 net file's integers (mirrors
+    nnue/tuples.rs): the accumulators from the bias, the window rows of `states` (N, 36) and
+    the rows of the `blocked` squares (N, 49), then the output layer of each position's bucket
+    `bk` (bucket 0 without)."""
+    w1, b1, w2, b2 = read_net(data)
+    idx = states.astype(np.int64) + WINDOW_BASE
+    acc = np.broadcast_to(b1, (idx.shape[0], b1.size)).copy()
+    for w in range(WINDOWS):
+        acc += w1[idx[:, w]]
+    if blocked is not None:
+        for b, sq in zip(*np.nonzero(blocked)):
+            acc[b] += w1[TUPLE_INPUTS + sq]
+    bk = np.zeros(idx.shape[0], np.int64) if bk is None else bk
+    v = np.clip(acc, 0, QA)
+    s = (v * v * w2[bk]).sum(1)
+    raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
+    return (raw + b2[bk]) / (QA * QB)
 
 
 class SquareNet:
@@ -427,36 +465,9 @@ class TupleNet:
         return net_bytes(self, 2, TUPLE_INPUTS, self.hidden, scale)
 
     @staticmethod
-    def quantised_accumulators(data, states):
-        """The engine's integer accumulators (B, H) from the bias and the window rows."""
-        hidden = struct.unpack("<I", data[16:20])[0]
-        w1 = np.frombuffer(data, "<i2", TUPLE_INPUTS * hidden, 32).reshape(TUPLE_INPUTS, hidden)
-        inputs = struct.unpack("<I", data[12:16])[0]
-        off = 32 + 2 * inputs * hidden
-        b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
-        idx = states.astype(np.int64) + WINDOW_BASE
-        acc = np.broadcast_to(b1, (idx.shape[0], hidden)).copy()
-        for w in range(WINDOWS):
-            acc += w1[idx[:, w]]
-        return acc
-
-    @staticmethod
-    def quantised_output(data, acc):
-        """The logits from the integer accumulators, as the engine computes them."""
-        inputs, hidden = struct.unpack("<II", data[12:20])
-        off = 32 + 2 * inputs * hidden + 2 * hidden
-        w2 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
-        off += 2 * hidden
-        b2 = struct.unpack("<i", data[off:off + 4])[0]
-        v = np.clip(acc, 0, QA)
-        s = (v * v) @ w2
-        raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
-        return (raw + b2) / (QA * QB)
-
-    @staticmethod
     def quantised_logits(data, enc, j):
         """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
-        return TupleNet.quantised_output(data, TupleNet.quantised_accumulators(data, enc[1][j]))
+        return quantised_logits_of(data, enc[1][j])
 
 
 class BlockedTupleNet(TupleNet):
@@ -504,12 +515,7 @@ class BlockedTupleNet(TupleNet):
     @staticmethod
     def quantised_logits(data, enc, j):
         """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
-        inputs, hidden = struct.unpack("<II", data[12:20])
-        w1 = np.frombuffer(data, "<i2", inputs * hidden, 32).reshape(inputs, hidden)
-        acc = TupleNet.quantised_accumulators(data, enc[1][j])
-        for b, sq in zip(*np.nonzero(enc[2][j])):
-            acc[b] += w1[TUPLE_INPUTS + sq]
-        return TupleNet.quantised_output(data, acc)
+        return quantised_logits_of(data, enc[1][j], enc[2][j])
 
 
 def buckets_of(rec, buckets):
@@ -564,39 +570,12 @@ class BucketTupleNet(BlockedTupleNet):
 
     def quantise(self, scale):
         """The net file's bytes (format version 4)."""
-        w1 = np.round(self.w1 * QA).astype("<i2")
-        b1 = np.round(self.b1 * QA).astype("<i2")
-        w2 = np.clip(np.round(self.w2 * QB), -127, 127).astype("<i2")
-        b2 = np.round(self.b2 * QA * QB).astype("<i4")
-        head = b"BSAXNNUE" + struct.pack("<5Ii", self.VERSION, self.INPUTS, self.hidden, QA, QB,
-                                         int(round(scale)))
-        return (head + struct.pack("<I", self.buckets) + w1.tobytes() + b1.tobytes()
-                + w2.tobytes() + b2.tobytes())
+        return net_bytes(self, self.VERSION, self.INPUTS, self.hidden, scale, self.buckets)
 
     @staticmethod
     def quantised_logits(data, enc, j):
         """The logits the engine computes from the file's integers (mirrors nnue/tuples.rs)."""
-        inputs, hidden = struct.unpack("<II", data[12:20])
-        buckets = struct.unpack("<I", data[32:36])[0]
-        off = 36
-        w1 = np.frombuffer(data, "<i2", inputs * hidden, off).reshape(inputs, hidden)
-        off += 2 * inputs * hidden
-        b1 = np.frombuffer(data, "<i2", hidden, off).astype(np.int64)
-        off += 2 * hidden
-        w2 = np.frombuffer(data, "<i2", buckets * hidden, off).reshape(buckets, hidden).astype(np.int64)
-        off += 2 * buckets * hidden
-        b2 = np.frombuffer(data, "<i4", buckets, off).astype(np.int64)
-        idx = enc[1][j].astype(np.int64) + WINDOW_BASE
-        acc = np.broadcast_to(b1, (idx.shape[0], hidden)).copy()
-        for w in range(WINDOWS):
-            acc += w1[idx[:, w]]
-        for b, sq in zip(*np.nonzero(enc[2][j])):
-            acc[b] += w1[TUPLE_INPUTS + sq]
-        bk = enc[3][j]
-        v = np.clip(acc, 0, QA)
-        s = (v * v * w2[bk]).sum(1)
-        raw = np.sign(s) * (np.abs(s) // QA)  # Rust's division truncates toward zero
-        return (raw + b2[bk]) / (QA * QB)
+        return quantised_logits_of(data, enc[1][j], enc[2][j], enc[3][j])
 
 
 ARCHS = {"squares": SquareNet, "tuples": TupleNet, "tuples-blocked": BlockedTupleNet,
@@ -631,16 +610,12 @@ def init_from_file(net, path):
                  f"{buckets} output buckets, {len(data)} bytes; want (version, inputs) in "
                  f"{readable}, {net.hidden} hidden, {getattr(net, 'buckets', 1)} buckets (or a "
                  f"version-3 net), {want} bytes")
-    n1 = inputs * hidden
-    net.w1[:inputs] = np.frombuffer(data, "<i2", n1, off).reshape(inputs, hidden) / QA
-    off += 2 * n1
-    net.b1[...] = np.frombuffer(data, "<i2", hidden, off) / QA
-    off += 2 * hidden
+    w1, b1, w2, b2 = read_net(data)
+    net.w1[:inputs] = w1 / QA
+    net.b1[...] = b1 / QA
     # A version-3 net's one output layer goes into every bucket (numpy broadcasting).
-    w2 = np.frombuffer(data, "<i2", buckets * hidden, off)
-    net.w2[...] = (w2.reshape(buckets, hidden) if buckets > 1 else w2) / QB
-    off += 2 * buckets * hidden
-    net.b2[...] = np.frombuffer(data, "<i4", buckets, off) / (QA * QB)
+    net.w2[...] = (w2 if buckets > 1 else w2[0]) / QB
+    net.b2[...] = b2 / (QA * QB)
 
 
 def main():
