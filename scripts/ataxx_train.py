@@ -554,15 +554,20 @@ class BucketTupleNet(BlockedTupleNet):
         y = np.einsum("ij,ij->i", s, self.w2[bk]) + self.b2[bk]
         return y, (a, c, s, bk)
 
-    def gradients(self, inputs, cache, dy):
-        x, _ = inputs
-        a, c, s, bk = cache
+    def output_gradients(self, s, bk, dy):
+        """The gradients of the bucketed output layer's weights and biases, whose inputs are
+        `s` and buckets `bk`, from the logits' gradients `dy`."""
         g_w2 = np.zeros_like(self.w2)
         for b in range(self.buckets):
             m = bk == b
             if m.any():
                 g_w2[b] = s[m].T @ dy[m]
-        g_b2 = np.bincount(bk, weights=dy, minlength=self.buckets).astype(np.float32)
+        return g_w2, np.bincount(bk, weights=dy, minlength=self.buckets).astype(np.float32)
+
+    def gradients(self, inputs, cache, dy):
+        x, _ = inputs
+        a, c, s, bk = cache
+        g_w2, g_b2 = self.output_gradients(s, bk, dy)
         d = dy[:, None] * self.w2[bk] * 2 * c * ((a > 0) & (a < 1))
         g_w1 = np.asarray(x.T @ d, dtype=np.float32)
         g_b1 = d.sum(0)

@@ -47,12 +47,7 @@ class L2Net(tr.BucketTupleNet):
     def gradients(self, inputs, cache, dy):
         x, _ = inputs
         a, c, s, z, cz, r, bk = cache
-        g_w2 = np.zeros_like(self.w2)
-        for b in range(self.buckets):
-            m = bk == b
-            if m.any():
-                g_w2[b] = r[m].T @ dy[m]
-        g_b2 = np.bincount(bk, weights=dy, minlength=self.buckets).astype(np.float32)
+        g_w2, g_b2 = self.output_gradients(r, bk, dy)
         dz = dy[:, None] * self.w2[bk] * 2 * cz * ((z > 0) & (z < 1))
         g_v2 = (s.T @ dz).astype(np.float32)
         g_c2 = dz.sum(0)
