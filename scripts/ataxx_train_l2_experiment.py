@@ -2,8 +2,9 @@
 """Experiment (a measurement, not a trainer the engine can use): the tuples-buckets net with a
 second hidden layer of 16 SCReLU units before the bucketed output, trained in float by
 ataxx_train.py's loop, to see whether the validation loss on the same data drops below the
-one-layer net's. No file format:
-the run stops after its last epoch's validation loss.
+one-layer net's. No file format: the run stops after its last epoch's validation loss. No
+`--init` (there is no file to start from). Unlike the one-layer net, whose output weights are
+kept within the quantisation's range, only the first layer is clipped here (float only).
 
     python3 scripts/ataxx_train_l2_experiment.py DATA... --arch tuples-buckets [trainer options]
 
@@ -64,6 +65,8 @@ class L2Net(tr.BucketTupleNet):
         sys.exit("experiment: no file format for this net; see the epochs' validation losses")
 
 
-tr.ARCHS["tuples-buckets"] = L2Net
+if "--init" in sys.argv:
+    sys.exit("experiment: no --init (no net file holds this net)")
+# The trainer builds its tuples-buckets net by this name.
 tr.BucketTupleNet = L2Net
 tr.main()
