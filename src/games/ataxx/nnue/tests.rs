@@ -342,9 +342,11 @@ fn loader_rejects_bad_tuples_files() {
 
 #[test]
 fn tuples_block_sizes_give_the_same_sums() {
-    // The dispatched sum (AVX2 blocks of 128 where the processor has it) against the portable
-    // blocks of 64 and of 16, on random nets whose hidden sizes mix the block sizes.
-    for hidden in [16, 80, 144, 256] {
+    // The dispatched sum (the widest kernel the processor has) and every kernel it has against
+    // the portable blocks of 64 and of 16, on random nets whose hidden sizes mix the block
+    // sizes (AVX-512: 256, 32 and 16; AVX2: 128 and 16).
+    let mut kernels = std::collections::BTreeSet::new();
+    for hidden in [16, 48, 80, 144, 256, 304, 512] {
         let Network::Tuples(net) = random_tuple_net(61 + hidden as u64, hidden) else {
             panic!("a tuples net");
         };
@@ -362,7 +364,26 @@ fn tuples_block_sizes_give_the_same_sums() {
             let portable = net.output_sum_in::<16>(&active, 0);
             assert_eq!(net.output_sum_in::<64>(&active, 0), portable, "{hidden} hidden");
             assert_eq!(net.output_sum(&active, 0), portable, "{hidden} hidden");
+            for kernel in tuples::Kernel::ALL {
+                let sum = net.output_sum_with(kernel, &active, 0);
+                assert_eq!(sum.is_some(), kernel.available(), "{kernel:?}");
+                if let Some(sum) = sum {
+                    assert_eq!(sum, portable, "{kernel:?}, {hidden} hidden");
+                    kernels.insert(format!("{kernel:?}"));
+                }
+            }
         }
+    }
+    assert!(kernels.contains("Portable"), "{kernels:?}");
+}
+
+#[test]
+fn tuples_sums_reject_inputs_beyond_the_net() {
+    let Network::Tuples(net) = random_tuple_net(71, 32) else { panic!("a tuples net") };
+    let beyond = [0, tuples::INPUTS as u16];
+    for kernel in tuples::Kernel::ALL.into_iter().filter(|k| k.available()) {
+        let caught = std::panic::catch_unwind(|| net.output_sum_with(kernel, &beyond, 0));
+        assert!(caught.is_err(), "{kernel:?} read a row beyond the net");
     }
 }
 

@@ -120,10 +120,64 @@ const STATE: [u8; 256] = {
     t
 };
 
+/// `SPREAD[row]`: the 7 bits of a board row (file `f` at bit `f`) moved to bit `4 f`, so that
+/// four rows interleave into one nibble per file.
+const SPREAD: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut row = 0;
+    while row < 128 {
+        let mut f = 0;
+        while f < 7 {
+            t[row] |= ((row as u32 >> f) & 1) << (4 * f);
+            f += 1;
+        }
+        row += 1;
+    }
+    t
+};
+
+/// `PAIR_STATE[n0 | n1 << 4]`: the state of a window from the nibbles of its two files, each
+/// nibble holding the file's squares on the window's two ranks as bits 0 (lower rank, side to
+/// move), 1 (upper rank, side to move), 2 (lower rank, other side) and 3 (upper rank, other
+/// side): the same base-3 state as [`STATE`], its digits in the order lower left, lower right,
+/// upper left, upper right.
+const PAIR_STATE: [u8; 256] = {
+    /// The digit of the square on the lower (`upper` 0) or upper (1) rank of a file's nibble.
+    const fn digit(nibble: usize, upper: usize) -> usize {
+        (nibble >> upper & 1) + 2 * (nibble >> (upper + 2) & 1)
+    }
+    let mut t = [0u8; 256];
+    let mut k = 0;
+    while k < 256 {
+        let (left, right) = (k & 15, k >> 4);
+        t[k] = (digit(left, 0) + 3 * digit(right, 0) + 9 * digit(left, 1) + 27 * digit(right, 1))
+            as u8;
+        k += 1;
+    }
+    t
+};
+
 /// The 36 input indices of the position with `us` and `them` (stride-8 bitboards) for the
-/// side owning `us`.
+/// side owning `us`: per pair of ranks, the four rows are interleaved into one nibble per file
+/// (a table), and each window's state is read from two neighbouring nibbles
+/// (a table of 256).
 #[inline]
 pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
+    let row = |b: u64, r: usize| SPREAD[(b >> (8 * r)) as usize & 0x7F];
+    let mut out = [0u16; WINDOWS];
+    for r in 0..6 {
+        let files = row(us, r) | row(us, r + 1) << 1 | row(them, r) << 2 | row(them, r + 1) << 3;
+        for f in 0..6 {
+            let w = 6 * r + f;
+            out[w] =
+                (STATES * w) as u16 + u16::from(PAIR_STATE[(files >> (4 * f)) as usize & 0xFF]);
+        }
+    }
+    out
+}
+
+/// [`features`] the plain way, window by window through a table of 256 (the reference of the tests).
+pub fn features_by_window(us: u64, them: u64) -> [u16; WINDOWS] {
     let mut out = [0u16; WINDOWS];
     for r in 0..6 {
         for f in 0..6 {
@@ -148,7 +202,8 @@ pub fn active_inputs(
     blocked: u64,
     blocked_inputs: bool,
 ) -> arrayvec::ArrayVec<u16, MAX_ACTIVE> {
-    let mut out: arrayvec::ArrayVec<u16, MAX_ACTIVE> = features(us, them).into_iter().collect();
+    let mut out = arrayvec::ArrayVec::<u16, MAX_ACTIVE>::new();
+    out.try_extend_from_slice(&features(us, them)).expect("36 fit");
     if blocked_inputs {
         let mut b = blocked & BOARD;
         while b != 0 {
@@ -316,25 +371,54 @@ impl TupleNet {
     }
 
     /// `sum clamp(acc, 0, QA)^2 * w` over the hidden units, with the accumulator summed from
-    /// the bias and the rows of `active` and `w` the output weights of `bucket`: in blocks of hidden units (then 16), each block's
-    /// accumulator kept in registers over the 36 rows and put through the output at once.
-    /// With AVX2 (checked at run time) the same code runs in blocks of 128 on 256-bit
-    /// registers.
+    /// the bias and the rows of `active` and `w` the output weights of `bucket`: in blocks of
+    /// hidden units, each block's accumulator kept in registers over the rows and put through
+    /// the output at once. The widest [`Kernel`] the processor has (checked at run time) does
+    /// it; every kernel gives the same sum (integer arithmetic, no overflow).
+    ///
+    /// # Panics
+    /// An input of `active` beyond the net's inputs.
     #[inline]
     pub(super) fn output_sum(&self, active: &[u16], bucket: usize) -> i64 {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.output_sum_avx2(active, bucket) };
-        }
-        self.output_sum_in::<64>(active, bucket)
+        self.output_sum_with(Kernel::best(), active, bucket).expect("the best kernel is there")
     }
 
-    /// [`Self::output_sum`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn output_sum_avx2(&self, active: &[u16], bucket: usize) -> i64 {
-        self.output_sum_in::<128>(active, bucket)
+    /// [`Self::output_sum`] by `kernel`; `None` if the processor lacks it.
+    ///
+    /// # Panics
+    /// An input of `active` beyond the net's inputs, or a bucket beyond the net's.
+    pub(super) fn output_sum_with(
+        &self,
+        kernel: Kernel,
+        active: &[u16],
+        bucket: usize,
+    ) -> Option<i64> {
+        let h = self.hidden;
+        let rows = self.input_weights.len() / h;
+        // The kernels read rows without bounds checks: every input must be a row.
+        let top = active.iter().fold(0, |m, &f| m.max(usize::from(f)));
+        assert!(active.is_empty() || top < rows, "input {top} beyond the net's {rows}");
+        let output = &self.output_weights[bucket * h..][..h];
+        match kernel {
+            Kernel::Portable => Some(self.output_sum_in::<64>(active, bucket)),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 if Kernel::Avx2.available() => {
+                // SAFETY: the processor has AVX2 (just checked); every row of `active` is in
+                // `input_weights` (asserted above), `input_bias` and `output` hold `h` values,
+                // and `h` is a multiple of 16 (checked when the net was read).
+                Some(unsafe {
+                    simd::sum_avx2(&self.input_weights, &self.input_bias, output, active, 0)
+                })
+            }
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 if Kernel::Avx512.available() => {
+                // SAFETY: as for AVX2, with AVX-512 F and BW (just checked).
+                Some(unsafe {
+                    simd::sum_avx512(&self.input_weights, &self.input_bias, output, active)
+                })
+            }
+            _ => None,
+        }
     }
 
     /// [`Self::output_sum`] in blocks of `B` hidden units while they fit, then of 16.
@@ -402,6 +486,212 @@ impl TupleNet {
     }
 }
 
+/// The code that sums a tuples net's hidden layer (the sum of [`TupleNet::evaluate`]); all give the same
+/// sums.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Plain Rust in blocks of 64 hidden units, for every processor.
+    Portable,
+    /// AVX2: blocks of 128 units in eight 256-bit registers.
+    Avx2,
+    /// AVX-512 (F and BW): blocks of 256 units in eight 512-bit registers, the rest by AVX2.
+    Avx512,
+}
+
+impl Kernel {
+    /// Every kernel, the portable one first.
+    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Avx2, Kernel::Avx512];
+
+    /// Whether this processor can run the kernel (checked at run time).
+    pub fn available(self) -> bool {
+        match self {
+            Kernel::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx512bw")
+                    && std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx2")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// The widest kernel this processor runs.
+    #[inline]
+    pub fn best() -> Kernel {
+        // Looked up once: the feature checks are cached, but this is on every evaluation.
+        static BEST: std::sync::OnceLock<Kernel> = std::sync::OnceLock::new();
+        *BEST.get_or_init(|| {
+            [Kernel::Avx512, Kernel::Avx2]
+                .into_iter()
+                .find(|k| k.available())
+                .unwrap_or(Kernel::Portable)
+        })
+    }
+}
+
+/// The x86-64 kernels of [`TupleNet::output_sum`], written with the processor's vector
+/// instructions (each compiled for its instruction set and run only where the processor has it).
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use std::arch::x86_64::{
+        __m256i, __m512i, _mm256_add_epi16, _mm256_add_epi32, _mm256_loadu_si256,
+        _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+        _mm256_set1_epi16, _mm256_setzero_si256, _mm256_storeu_si256, _mm512_add_epi16,
+        _mm512_add_epi32, _mm512_loadu_si512, _mm512_madd_epi16, _mm512_max_epi16,
+        _mm512_min_epi16, _mm512_mullo_epi16, _mm512_set1_epi16, _mm512_setzero_si512,
+        _mm512_storeu_si512,
+    };
+
+    use super::QA;
+
+    /// Registers of a block: its accumulators stay in registers over all the rows.
+    const REGS: usize = 8;
+
+    /// A block of `R` registers' worth of hidden units from `start`, by one instruction set.
+    /// Each `i32` lane of the output sum adds at most `R` products pairs of at most
+    /// `2 * 255^2 * 127` (16.5M): no overflow for `R <= 8`.
+    macro_rules! block {
+        ($name:ident, $features:literal, $vec:ty, $lanes:expr, $zero:ident, $load:ident,
+         $store:ident, $add16:ident, $max16:ident, $min16:ident, $set1:ident, $mullo:ident,
+         $madd:ident, $add32:ident) => {
+            /// One block (see the module docs of [`super::simd`]).
+            ///
+            /// # Safety
+            /// The processor has the instruction set; `start + R * lanes <= hidden`, where
+            /// `hidden = bias.len() = output.len()`; every row of `active` is in `input`.
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn $name<const R: usize>(
+                input: &[i16],
+                bias: &[i16],
+                output: &[i16],
+                active: &[u16],
+                start: usize,
+            ) -> i64 {
+                let hidden = bias.len();
+                let mut acc: [$vec; R] = [$zero(); R];
+                // SAFETY: every pointer below lies within its slice, by the caller's contract.
+                unsafe {
+                    for (i, a) in acc.iter_mut().enumerate() {
+                        *a = $load(bias.as_ptr().add(start + i * $lanes).cast());
+                    }
+                    for &f in active {
+                        let row = input.as_ptr().add(usize::from(f) * hidden + start);
+                        for (i, a) in acc.iter_mut().enumerate() {
+                            *a = $add16(*a, $load(row.add(i * $lanes).cast()));
+                        }
+                    }
+                    let (zero, qa) = ($zero(), $set1(QA as i16));
+                    let mut sum = $zero();
+                    for (i, &a) in acc.iter().enumerate() {
+                        let v = $min16($max16(a, zero), qa);
+                        let w = $load(output.as_ptr().add(start + i * $lanes).cast());
+                        // `v * w` is exact in `i16` (`v <= 255`, `|w| <= 127`).
+                        sum = $add32(sum, $madd($mullo(v, w), v));
+                    }
+                    let mut lanes = [0i32; $lanes / 2];
+                    $store(lanes.as_mut_ptr().cast(), sum);
+                    lanes.iter().map(|&x| i64::from(x)).sum()
+                }
+            }
+        };
+    }
+
+    block!(
+        block_avx2,
+        "avx2",
+        __m256i,
+        16,
+        _mm256_setzero_si256,
+        _mm256_loadu_si256,
+        _mm256_storeu_si256,
+        _mm256_add_epi16,
+        _mm256_max_epi16,
+        _mm256_min_epi16,
+        _mm256_set1_epi16,
+        _mm256_mullo_epi16,
+        _mm256_madd_epi16,
+        _mm256_add_epi32
+    );
+    block!(
+        block_avx512,
+        "avx512f,avx512bw,avx2",
+        __m512i,
+        32,
+        _mm512_setzero_si512,
+        _mm512_loadu_si512,
+        _mm512_storeu_si512,
+        _mm512_add_epi16,
+        _mm512_max_epi16,
+        _mm512_min_epi16,
+        _mm512_set1_epi16,
+        _mm512_mullo_epi16,
+        _mm512_madd_epi16,
+        _mm512_add_epi32
+    );
+
+    /// The sum with AVX2 over the hidden units from `start`: blocks of 128, then of 16.
+    ///
+    /// # Safety
+    /// The processor has AVX2; `bias` and `output` hold `hidden` values, a multiple of 16,
+    /// and `start` is a multiple of 16; every row of `active` is in `input`.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn sum_avx2(
+        input: &[i16],
+        bias: &[i16],
+        output: &[i16],
+        active: &[u16],
+        mut start: usize,
+    ) -> i64 {
+        let hidden = bias.len();
+        let mut sum = 0;
+        // SAFETY: each block lies within `hidden`; the rest is the caller's contract.
+        unsafe {
+            while start + REGS * 16 <= hidden {
+                sum += block_avx2::<REGS>(input, bias, output, active, start);
+                start += REGS * 16;
+            }
+            while start < hidden {
+                sum += block_avx2::<1>(input, bias, output, active, start);
+                start += 16;
+            }
+        }
+        sum
+    }
+
+    /// The sum with AVX-512: blocks of 256 hidden units, then of 32, then the rest (16 at
+    /// most) by [`sum_avx2`].
+    ///
+    /// # Safety
+    /// As [`sum_avx2`] from 0, with AVX-512 F and BW as well.
+    #[target_feature(enable = "avx512f,avx512bw,avx2")]
+    pub(super) unsafe fn sum_avx512(
+        input: &[i16],
+        bias: &[i16],
+        output: &[i16],
+        active: &[u16],
+    ) -> i64 {
+        let hidden = bias.len();
+        let (mut sum, mut start) = (0, 0);
+        // SAFETY: each block lies within `hidden`; the rest is the caller's contract.
+        unsafe {
+            while start + REGS * 32 <= hidden {
+                sum += block_avx512::<REGS>(input, bias, output, active, start);
+                start += REGS * 32;
+            }
+            while start + 32 <= hidden {
+                sum += block_avx512::<1>(input, bias, output, active, start);
+                start += 32;
+            }
+            sum + sum_avx2(input, bias, output, active, start)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -452,6 +742,7 @@ mod tests {
                 let side = pos.side_to_move();
                 let fast = features(pos.stones(side).0, pos.stones(!side).0);
                 assert_eq!(fast.to_vec(), slow_features(&pos));
+                assert_eq!(fast, features_by_window(pos.stones(side).0, pos.stones(!side).0));
                 checked += 1;
             }
         }
