@@ -176,7 +176,7 @@ pub fn features(us: u64, them: u64) -> [u16; WINDOWS] {
     out
 }
 
-/// [`features`] the plain way, window by window through a table of 256 (the reference of the tests).
+/// [`features`] the plain way, window by window through a table of 256 (the tests' reference).
 pub fn features_by_window(us: u64, them: u64) -> [u16; WINDOWS] {
     let mut out = [0u16; WINDOWS];
     for r in 0..6 {
@@ -486,8 +486,8 @@ impl TupleNet {
     }
 }
 
-/// The code that sums a tuples net's hidden layer (the sum of [`TupleNet::evaluate`]); all give the same
-/// sums.
+/// The code that sums a tuples net's hidden layer (the sum of [`TupleNet::evaluate`]); all give
+/// the same sums.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
     /// Plain Rust in blocks of 64 hidden units, for every processor.
