@@ -54,6 +54,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         eager: true,
         defer: true,
         scramble: true,
+        lean: false,
     };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [
@@ -67,6 +68,11 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         (2, 1, ScoreFeatures { defer: true, killer: true, ..ScoreFeatures::NONE }),
         (2, 1, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
         (3, 1, all),
+        // The lean node: alone, with a table of one bucket page, and with threads deferring.
+        (1, 2, ScoreFeatures { lean: true, ..ScoreFeatures::NONE }),
+        (1, 0, ScoreFeatures { lean: true, symmetry: true, ..ScoreFeatures::NONE }),
+        (2, 1, ScoreFeatures { lean: true, defer: true, ..ScoreFeatures::NONE }),
+        (3, 1, ScoreFeatures { lean: true, defer: true, scramble: true, ..ScoreFeatures::NONE }),
     ] {
         out.push((
             format!("threads={threads} tt={tt_mib} {features:?}"),

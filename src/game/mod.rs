@@ -327,6 +327,17 @@ pub trait Scored: Game {
         self.score_estimate()
     }
 
+    /// The [`Scored::order_estimate`] of the position after `mv`, for games that compute it
+    /// without building that position: the lean node of the score search
+    /// ([`crate::search::score::ScoreFeatures::lean`]) orders a node's moves by it and builds
+    /// only the children it searches. Must equal playing `mv` on a copy and asking the copy.
+    /// Default: exactly that.
+    fn order_estimate_after(&self, mv: Self::Move) -> i32 {
+        let mut child = self.clone();
+        child.play(mv);
+        child.order_estimate()
+    }
+
     /// A key shared by every position equivalent to this one under a symmetry of the game that
     /// keeps the rules (so equivalent positions have the same final score under perfect play),
     /// and as unlikely as [`Game::hash`] to be shared by two inequivalent positions. Score

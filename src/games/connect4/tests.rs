@@ -233,3 +233,29 @@ fn hostile_strings_get_a_located_error() {
         assert!(pos.parse_move(bad).is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn order_estimates_from_the_parent_equal_those_of_the_child() {
+    let mut rng = KeyStream::new(13);
+    let mut checked = 0;
+    for (w, h) in [(7, 6), (4, 4), (6, 7), (9, 6), (1, 63), (8, 7)] {
+        for _ in 0..100 {
+            for (pos, _) in random_game(w, h, &mut rng) {
+                let mut moves = Connect4Moves::new();
+                pos.generate_moves(&mut moves);
+                for &col in &moves {
+                    let mut child = pos;
+                    child.play(col);
+                    let text = pos.format_position();
+                    assert_eq!(
+                        pos.order_estimate_after(col),
+                        child.order_estimate(),
+                        "{text} {col}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -63,6 +63,14 @@ pub struct ScoreFeatures {
     /// threads, three runs each, alternating) it cost 4% (Gauss's threads mostly run different
     /// tests), so it stays on there.
     pub scramble: bool,
+    /// The lean node: a node orders its moves by [`Scored::order_estimate_after`] from its own
+    /// position and builds a child only when it searches it, with one table probe a node; the
+    /// aids that need every child built first (enhanced transposition cutoffs, eager children,
+    /// killers, history, ordering by shallow searches) are not used with it, whatever their
+    /// switches say. On for games whose estimate is sharp and cheap from the parent
+    /// ([`crate::SearchHints::sharp_order_estimate`]: Connect Four, where it took about half
+    /// the instructions a node; measured in `docs/adding-a-game.md`).
+    pub lean: bool,
 }
 
 /// Height (plies down to the deepest node seen so far) from which [`ScoreFeatures::defer`]
@@ -170,6 +178,7 @@ impl Default for ScoreFeatures {
             eager: true,
             defer: true,
             scramble: true,
+            lean: false,
         }
     }
 }
@@ -179,8 +188,9 @@ impl ScoreFeatures {
     /// ([`crate::SearchHints::sharp_order_estimate`]: no shallow ordering searches, first
     /// guess, killers or history; and without the first guess no MTD(f) steps either, which
     /// pay only from a close guess: from the plain estimate they walk the interval one point a
-    /// test, where bisection takes a few tests; and helpers keep the first thread's move order,
-    /// [`ScoreFeatures::scramble`]).
+    /// test, where bisection takes a few tests; helpers keep the first thread's move order,
+    /// [`ScoreFeatures::scramble`]; and the lean node, [`ScoreFeatures::lean`], without the
+    /// aids it does not use).
     pub fn for_game<G: Scored>() -> ScoreFeatures {
         let mut features = ScoreFeatures::default();
         if G::CAPABILITIES.search_hints.sharp_order_estimate {
@@ -190,6 +200,9 @@ impl ScoreFeatures {
             features.history = false;
             features.mtdf = false;
             features.scramble = false;
+            features.lean = true;
+            features.etc = false;
+            features.eager = false;
         }
         features
     }
@@ -206,5 +219,6 @@ impl ScoreFeatures {
         eager: false,
         defer: false,
         scramble: false,
+        lean: false,
     };
 }

@@ -36,10 +36,11 @@ pub(super) fn worker_run<G: Scored, R>(
 /// marks no busy children meanwhile ([`Shared::busy`] is made after it). The interval, the
 /// table and the node count carry over; the test the prelude stopped in is run again. Then it
 /// goes on on the caller's thread at once while the helpers wake up in `pool` (a blocking
-/// broadcast to the pool cost the wake-up of every thread before any searched). Returns every
-/// run's statistics.
+/// broadcast to the pool cost the wake-up of every thread before any searched). The pool of
+/// `threads - 1` helpers is made the first time helpers join (kept in `pool` for the next
+/// solves): a batch of small positions never starts one. Returns every run's statistics.
 pub(super) fn run_threads(
-    pool: &rayon::ThreadPool,
+    pool: &mut Option<rayon::ThreadPool>,
     threads: usize,
     join: u64,
     shared: &Shared,
@@ -63,6 +64,7 @@ pub(super) fn run_threads(
     shared.stop.store(false, Ordering::Relaxed);
     shared.busy.get_or_init(|| Busy::new(BUSY_BITS));
     let helpers = Mutex::new(Vec::with_capacity(threads - 1));
+    let pool = pool.get_or_insert_with(|| crate::search::thread_pool(threads - 1));
     let first = pool.in_place_scope(|scope| {
         for id in 1..threads {
             let helpers = &helpers;

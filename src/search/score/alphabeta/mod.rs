@@ -9,6 +9,8 @@ use crate::search::busy::Busy;
 use crate::search::ordering::{HistoryTable, Killers};
 use crate::search::poll::NodePoll;
 
+mod lean;
+
 /// Nodes between two looks at the limits (and, with threads, at whether the test still
 /// matters).
 pub(super) const CHECK_INTERVAL: u64 = 1024;
@@ -270,34 +272,17 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// runs [`Self::expand`], [`Self::transposition_cutoff`] and [`Self::search_children`]),
     /// then [`Self::store`].
     fn node(&mut self, pos: &G, key: u64, alpha: i32, beta: i32, ply: u32) -> Option<(i32, u8)> {
-        self.stats.nodes += 1;
-        self.stats.max_depth = self.stats.max_depth.max(ply);
-        if let Some(s) = pos.final_score() {
-            return Some((s, NO_MOVE));
-        }
-        self.check();
-        if self.stopped {
-            return None;
-        }
-        let (mut alpha, mut beta) = (alpha, beta);
-        if ply > 0 {
-            // The game's bounds on the score: a window outside them is settled at once, one
-            // that straddles them is narrowed to them (the root's interval starts within them).
-            let (lo, hi) = pos.score_range();
-            if hi <= alpha || lo == hi {
-                return Some((hi, NO_MOVE));
-            }
-            if lo >= beta {
-                return Some((lo, NO_MOVE));
-            }
-            (alpha, beta) = (alpha.max(lo), beta.min(hi));
-        }
+        let (alpha, beta) = match self.enter(pos, alpha, beta, ply) {
+            ControlFlow::Continue(window) => window,
+            ControlFlow::Break(settled) => return settled,
+        };
         let p = ply as usize;
         if self.buffers.len() <= p + 1 {
             self.buffers.resize_with(p + 2, || (false, Vec::new()));
         }
         let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
-        let probe = match self.probe(key, ply, &mut window) {
+        let probed = !self.buffers[p].0;
+        let probe = match self.probe(key, probed, ply, &mut window) {
             ControlFlow::Continue(probe) => probe,
             ControlFlow::Break(settled) => return Some(settled),
         };
@@ -317,14 +302,53 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(window.best)
     }
 
-    /// Looks the node of table key `key` up (unless the last node at its ply had only
-    /// finished children):
+    /// The start of every node: counts it; then [`ControlFlow::Break`] with its value if the
+    /// game is over or the game's bounds settle it (a window outside them, or `lo == hi`; not
+    /// at the root, whose interval starts within them), with `None` if the search must stop;
+    /// else the window `(alpha, beta)` narrowed to those bounds.
+    #[inline]
+    fn enter(
+        &mut self,
+        pos: &G,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> ControlFlow<Option<(i32, u8)>, (i32, i32)> {
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(ply);
+        if let Some(s) = pos.final_score() {
+            return ControlFlow::Break(Some((s, NO_MOVE)));
+        }
+        self.check();
+        if self.stopped {
+            return ControlFlow::Break(None);
+        }
+        if ply == 0 {
+            return ControlFlow::Continue((alpha, beta));
+        }
+        let (lo, hi) = pos.score_range();
+        if hi <= alpha || lo == hi {
+            return ControlFlow::Break(Some((hi, NO_MOVE)));
+        }
+        if lo >= beta {
+            return ControlFlow::Break(Some((lo, NO_MOVE)));
+        }
+        ControlFlow::Continue((alpha.max(lo), beta.min(hi)))
+    }
+
+    /// Looks the node of table key `key` up if `probed` (the regular node skips it where the
+    /// last node at its ply had only finished children):
     /// [`ControlFlow::Break`] with its value and move when the table settles it (never at the
     /// root), else the entry, the window narrowed to its bounds.
     #[inline]
-    fn probe(&mut self, key: u64, ply: u32, window: &mut Window) -> ControlFlow<(i32, u8), Probe> {
+    fn probe(
+        &mut self,
+        key: u64,
+        probed: bool,
+        ply: u32,
+        window: &mut Window,
+    ) -> ControlFlow<(i32, u8), Probe> {
         let bound = G::SCORE_BOUND;
-        let probed = !self.buffers[ply as usize].0;
         let key = if probed { key } else { 0 };
         let mut probe = Probe { probed, key, lower: -bound, upper: bound, tt_move: NO_MOVE };
         if probed && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
@@ -626,7 +650,11 @@ impl<'a, G: Scored> Worker<'a, G> {
             self.threshold = t;
             self.stopped = false;
             let before = self.stats.nodes;
-            let result = self.node(root, self.key(root), t - 1, t, 0);
+            let result = if self.features.lean {
+                self.lean_node(root, self.key(root), t - 1, t, 0)
+            } else {
+                self.node(root, self.key(root), t - 1, t, 0)
+            };
             let mut interval = self.shared.interval.lock().expect("no thread panicked");
             interval.testing[id] = None;
             if self.log {
@@ -728,8 +756,7 @@ impl<G: Scored> ScoreSolver<G> for AlphaBetaScore {
         let outputs = if threads == 1 {
             vec![run(0, limits)]
         } else {
-            let pool = self.pool.get_or_insert_with(|| super::super::thread_pool(threads - 1));
-            run_threads(pool, threads, self.helper_join, &shared, limits, start, &run)
+            run_threads(&mut self.pool, threads, self.helper_join, &shared, limits, start, &run)
         };
         for s in &outputs {
             stats.absorb(s);
