@@ -424,6 +424,21 @@ impl Scored for Connect4 {
         -(self.threats(false).count_ones() as i32)
     }
 
+    /// The mover wins iff the stone lands on one of its line cells; else the game ends only
+    /// when the stone fills the board.
+    #[inline]
+    fn final_score_after(&self, col: u8) -> Option<i32> {
+        let cell = self.playable() & self.column(col);
+        if self.my_lines & cell != 0 {
+            // The child's side to move has lost to stone number `moves + 1`.
+            Some(-((self.cells() + 1 - self.stones()) / 2).cast_signed())
+        } else if self.stones() + 1 == self.cells() {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
     /// [`Scored::order_estimate`] of the position after dropping a stone in `col`, from this
     /// one: the opponent's lines are already known, the mover's are its stones and the new one
     /// (Pons' move score, the winning cells a move makes).

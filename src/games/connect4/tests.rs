@@ -235,7 +235,7 @@ fn hostile_strings_get_a_located_error() {
 }
 
 #[test]
-fn order_estimates_from_the_parent_equal_those_of_the_child() {
+fn order_estimates_and_final_scores_from_the_parent_equal_those_of_the_child() {
     let mut rng = KeyStream::new(13);
     let mut checked = 0;
     for (w, h) in [(7, 6), (4, 4), (6, 7), (9, 6), (1, 63), (8, 7)] {
@@ -252,6 +252,7 @@ fn order_estimates_from_the_parent_equal_those_of_the_child() {
                         child.order_estimate(),
                         "{text} {col}"
                     );
+                    assert_eq!(pos.final_score_after(col), child.final_score(), "{text} {col}");
                     checked += 1;
                 }
             }

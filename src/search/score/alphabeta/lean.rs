@@ -98,6 +98,8 @@ impl<G: Scored> Worker<'_, G> {
             let mut child = pos.clone();
             child.play(moves[usize::from(index)]);
             let key = self.key(&child);
+            // The child looks its bucket up after a few checks: start the load now.
+            self.tt.prefetch(key);
             let mark = match busy {
                 Some(busy) if searched => {
                     // Marked per test: a thread testing another threshold does not wait.

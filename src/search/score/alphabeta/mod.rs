@@ -690,9 +690,7 @@ fn settled_root<G: Scored>(
     start: Instant,
 ) -> Option<ScoreReport<G::Move>> {
     for (nodes, &mv) in (2..).zip(moves.iter()) {
-        let mut child = root.clone();
-        child.play(mv);
-        if child.final_score() == Some(-score) {
+        if root.final_score_after(mv) == Some(-score) {
             let stats = Stats { nodes, elapsed: start.elapsed(), ..Stats::default() };
             return Some(ScoreReport { score: Some(score), best_move: Some(mv), stats });
         }
