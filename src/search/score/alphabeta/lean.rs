@@ -67,8 +67,8 @@ impl<G: Scored> Worker<'_, G> {
         Some(window.best)
     }
 
-    /// The tie-break of move index `i` among equal estimates: the index itself, or a scramble
-    /// of it per thread ([`ScoreFeatures::scramble`]).
+    /// The tie-break of move index `i` among equal estimates: 0, so that the index (the rank's
+    /// low byte) decides, or a scramble of it per thread ([`ScoreFeatures::scramble`]).
     #[inline]
     fn tie(&self, i: u8) -> u8 {
         if self.salt == 0 { 0 } else { (u32::from(i).wrapping_mul(0x2545_F491) ^ self.salt) as u8 }

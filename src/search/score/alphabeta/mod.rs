@@ -41,7 +41,8 @@ pub struct AlphaBetaScore {
     features: ScoreFeatures,
     /// [`SolverOptions::helper_join`].
     helper_join: u64,
-    /// Built by the first parallel solve.
+    /// Built the first time helpers join a solve (none while every solve ends in the first
+    /// thread's prelude).
     pool: Option<rayon::ThreadPool>,
     /// Whether the first guess and each root test are logged on standard error.
     log: bool,
