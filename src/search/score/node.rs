@@ -81,6 +81,11 @@ pub(super) struct Probe {
     pub(super) upper: i32,
     /// The stored move index, or [`NO_MOVE`].
     pub(super) tt_move: u8,
+    /// The node's `alpha` once narrowed by the game's and the table's bounds: what its result
+    /// is stored against.
+    pub(super) alpha0: i32,
+    /// The node count when the node started searching its children (the work below it).
+    pub(super) nodes_before: u64,
 }
 
 /// How a node plays its children.

@@ -37,13 +37,10 @@ impl<G: Scored> Worker<'_, G> {
             ControlFlow::Continue(window) => window,
             ControlFlow::Break(settled) => return settled,
         };
-        let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
-        let probe = match self.probe(key, true, ply, &mut window) {
-            ControlFlow::Continue(probe) => probe,
+        let (probe, mut window) = match self.probe(key, true, ply, (alpha, beta)) {
+            ControlFlow::Continue(opened) => opened,
             ControlFlow::Break(settled) => return Some(settled),
         };
-        let nodes_before = self.stats.nodes;
-        let alpha0 = window.alpha;
         let mut moves = G::Moves::default();
         pos.score_moves(&mut moves);
         // The table's move is searched before the others are even estimated: it often cuts
@@ -63,7 +60,7 @@ impl<G: Scored> Worker<'_, G> {
             order.sort_unstable();
             self.lean_children(pos, &moves, &order, ply, &mut window)?;
         }
-        self.store(&probe, &window, alpha0, nodes_before);
+        self.store(&probe, &window);
         Some(window.best)
     }
 

@@ -281,14 +281,11 @@ impl<'a, G: Scored> Worker<'a, G> {
         if self.buffers.len() <= p + 1 {
             self.buffers.resize_with(p + 2, || (false, Vec::new()));
         }
-        let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
         let probed = !self.buffers[p].0;
-        let probe = match self.probe(key, probed, ply, &mut window) {
-            ControlFlow::Continue(probe) => probe,
+        let (probe, mut window) = match self.probe(key, probed, ply, (alpha, beta)) {
+            ControlFlow::Continue(opened) => opened,
             ControlFlow::Break(settled) => return Some(settled),
         };
-        let nodes_before = self.stats.nodes;
-        let alpha0 = window.alpha;
         let mut moves = G::Moves::default();
         pos.score_moves(&mut moves);
         let plan = self.plan(&moves, ply, probe.tt_move);
@@ -299,7 +296,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         if all_finished? && !probe.probed {
             return Some(window.best);
         }
-        self.store(&probe, &window, alpha0, nodes_before);
+        self.store(&probe, &window);
         Some(window.best)
     }
 
@@ -340,18 +337,28 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// Looks the node of table key `key` up if `probed` (the regular node skips it where the
     /// last node at its ply had only finished children):
     /// [`ControlFlow::Break`] with its value and move when the table settles it (never at the
-    /// root), else the entry, the window narrowed to its bounds.
+    /// root), else the entry and the node's window: `(alpha, beta)` narrowed to its bounds,
+    /// with no child yet.
     #[inline]
     fn probe(
         &mut self,
         key: u64,
         probed: bool,
         ply: u32,
-        window: &mut Window,
-    ) -> ControlFlow<(i32, u8), Probe> {
+        (alpha, beta): (i32, i32),
+    ) -> ControlFlow<(i32, u8), (Probe, Window)> {
         let bound = G::SCORE_BOUND;
         let key = if probed { key } else { 0 };
-        let mut probe = Probe { probed, key, lower: -bound, upper: bound, tt_move: NO_MOVE };
+        let mut window = Window { alpha, beta, best: (i32::MIN, NO_MOVE) };
+        let mut probe = Probe {
+            probed,
+            key,
+            lower: -bound,
+            upper: bound,
+            tt_move: NO_MOVE,
+            alpha0: alpha,
+            nodes_before: self.stats.nodes,
+        };
         if probed && let Some(e) = self.tt.probe(key, &mut self.stats.tt) {
             (probe.lower, probe.upper) = (i32::from(e.lower), i32::from(e.upper));
             probe.tt_move = e.move_index;
@@ -370,7 +377,8 @@ impl<'a, G: Scored> Worker<'a, G> {
                 window.beta = window.beta.min(probe.upper);
             }
         }
-        ControlFlow::Continue(probe)
+        probe.alpha0 = window.alpha;
+        ControlFlow::Continue((probe, window))
     }
 
     /// The play order of the moves `moves` of a node at `ply` whose table move is `tt_move`,
@@ -616,9 +624,10 @@ impl<'a, G: Scored> Worker<'a, G> {
         Some(cut)
     }
 
-    /// Stores the node's result, `window.best` against the window `(alpha0, window.beta)` it
-    /// was searched with, merged with the bounds `probe` read.
-    fn store(&mut self, probe: &Probe, window: &Window, alpha0: i32, nodes_before: u64) {
+    /// Stores the node's result, `window.best` against the window `(probe.alpha0,
+    /// window.beta)` it was searched with, merged with the bounds `probe` read.
+    fn store(&mut self, probe: &Probe, window: &Window) {
+        let (alpha0, nodes_before) = (probe.alpha0, probe.nodes_before);
         let (mut lower, mut upper) = (probe.lower, probe.upper);
         let best = window.best.0;
         if best >= window.beta {
