@@ -48,36 +48,97 @@ pub fn in_use() -> String {
     )
 }
 
+/// Bytes of a transparent huge page (x86-64 and most Linux configurations).
+const HUGE: usize = 2 << 20;
+
 /// A table of `n` zeroed elements whose pages are asked to be huge ones
 /// ([`advise_huge_pages`]) before the zeros are written, so they are mapped as huge pages.
-/// (`alloc_zeroed` cannot do that for types aligned beyond 16 bytes, such as cache-line
-/// buckets: the system allocator then writes the zeros itself, with 4 KiB pages, before any
-/// advice can be given.) Every page is written here, once.
+/// A table of 2 MiB or more starts on a 2 MiB boundary, so that all of it can be huge pages:
+/// a 4 MiB table is then two TLB entries instead of 1,024. (`alloc_zeroed` cannot do that
+/// for types aligned beyond 16 bytes, such as cache-line buckets: the system allocator then
+/// writes the zeros itself, with 4 KiB pages, before any advice can be given.) Every page is
+/// written here, once.
+///
+/// Measured on Connect Four's easiest positions (seed-2031 `L3_R1`, one thread, a 4 MiB
+/// table, 4 MiB of other memory written between solves, as a batch does between its rows):
+/// about 3.0 us a solve with 4 KiB pages, 1.4-1.5 us with this alignment and advice; a probe
+/// at a random key missed the TLB and then the caches for the page walk.
 ///
 /// # Panics
 /// If `n` elements do not fit the address space; aborts if the memory cannot be allocated.
-pub fn zeroed_huge_slice<T: Zeroable>(n: usize) -> Box<[T]> {
-    let layout = std::alloc::Layout::array::<T>(n).expect("the table fits the address space");
+pub fn zeroed_huge_slice<T: Zeroable>(n: usize) -> HugeSlice<T> {
+    let array = std::alloc::Layout::array::<T>(n).expect("the table fits the address space");
+    let align = if array.size() >= HUGE { HUGE } else { array.align() };
+    let layout = array.align_to(align).expect("a power of two alignment");
     if layout.size() == 0 {
-        return bytemuck::allocation::zeroed_slice_box(n);
+        return HugeSlice { ptr: std::ptr::NonNull::dangling(), len: n, layout };
     }
     // SAFETY: the layout has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc(layout) }.cast::<T>();
-    if ptr.is_null() {
-        std::alloc::handle_alloc_error(layout);
+    let raw = unsafe { std::alloc::alloc(layout) }.cast::<T>();
+    let Some(ptr) = std::ptr::NonNull::new(raw) else { std::alloc::handle_alloc_error(layout) };
+    advise_range(raw as usize, layout.size());
+    // SAFETY: `raw` is valid for writes of `n` elements (just allocated for them).
+    unsafe { std::ptr::write_bytes(raw, 0, n) };
+    HugeSlice { ptr, len: n, layout }
+}
+
+/// The owner of a [`zeroed_huge_slice`]: a boxed slice whose allocation may be aligned to a
+/// huge page (a `Box<[T]>` would free it with the alignment of `T`, not the one it was
+/// allocated with).
+pub struct HugeSlice<T> {
+    ptr: std::ptr::NonNull<T>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: a `HugeSlice<T>` owns its elements as a `Box<[T]>` does.
+unsafe impl<T: Send> Send for HugeSlice<T> {}
+// SAFETY: shared access only gives `&[T]`, as for a `Box<[T]>`.
+unsafe impl<T: Sync> Sync for HugeSlice<T> {}
+
+impl<T> std::ops::Deref for HugeSlice<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        // SAFETY: `ptr` points at `len` initialised elements (zeroed when made) owned by self,
+        // or is dangling with a zero-size layout, which is valid for an empty or ZST slice.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
     }
-    advise_range(ptr as usize, layout.size());
-    // SAFETY: `ptr` is valid for writes of `n` elements (just allocated with their layout),
-    // and all-zero bytes are a valid `T` (`Zeroable`), so the slice is initialised; the box
-    // frees it with the same layout (`[T]` of length `n`).
-    unsafe {
-        std::ptr::write_bytes(ptr, 0, n);
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+}
+
+impl<T> std::ops::DerefMut for HugeSlice<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: as in `deref`, and `&mut self` makes the access exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl<T> Drop for HugeSlice<T> {
+    fn drop(&mut self) {
+        // SAFETY: the elements are initialised and owned here; the memory was allocated with
+        // `self.layout` (when its size is not zero) and is freed once.
+        unsafe {
+            std::ptr::drop_in_place(std::ptr::slice_from_raw_parts_mut(
+                self.ptr.as_ptr(),
+                self.len,
+            ));
+            if self.layout.size() != 0 {
+                std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout);
+            }
+        }
+    }
+}
+
+impl<T> std::fmt::Debug for HugeSlice<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HugeSlice")
+            .field("len", &self.len)
+            .field("layout", &self.layout)
+            .finish_non_exhaustive()
     }
 }
 
 /// Asks the kernel to back the 2 MiB-aligned part of `v` with transparent huge pages
-/// (`madvise(MADV_HUGEPAGE)`), when `v` spans at least 8 MiB: the retrograde engine reads and
+/// (`madvise(MADV_HUGEPAGE)`), when `v` spans at least 2 MiB: the retrograde engine reads and
 /// writes layers of up to gigabytes at random ranks, and a search probes its transposition
 /// table at random keys; with 4 KiB pages most of those accesses miss the TLB. A hint only:
 /// where the kernel refuses (or off Linux) nothing changes.
@@ -89,8 +150,7 @@ pub fn advise_huge_pages<T>(v: &[T]) {
 fn advise_range(start: usize, bytes: usize) {
     #[cfg(target_os = "linux")]
     {
-        const HUGE: usize = 2 << 20;
-        if bytes < 4 * HUGE {
+        if bytes < HUGE {
             return;
         }
         let (from, to) = (start.next_multiple_of(HUGE), (start + bytes) / HUGE * HUGE);
@@ -104,4 +164,42 @@ fn advise_range(start: usize, bytes: usize) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (start, bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_slices_are_zeroed_writable_and_aligned_to_a_huge_page_from_2_mib() {
+        for n in [0usize, 1, 1000, (2 << 20) / 8, (5 << 20) / 8 + 3] {
+            let mut v = zeroed_huge_slice::<u64>(n);
+            assert_eq!(v.len(), n);
+            assert!(v.iter().all(|&x| x == 0));
+            if n * 8 >= HUGE {
+                assert_eq!(v.as_ptr() as usize % HUGE, 0, "{n} elements");
+            }
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = i as u64;
+            }
+            assert_eq!(v.iter().sum::<u64>(), (n as u64) * (n as u64).saturating_sub(1) / 2);
+        }
+    }
+
+    #[test]
+    fn huge_slices_drop_their_elements() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static DROPS: AtomicUsize = AtomicUsize::new(0);
+        #[repr(transparent)]
+        struct Counted(u32);
+        // SAFETY: a `u32` of zero is a valid `Counted`.
+        unsafe impl Zeroable for Counted {}
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPS.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        drop(zeroed_huge_slice::<Counted>(17));
+        assert_eq!(DROPS.load(Ordering::Relaxed), 17);
+    }
 }
