@@ -37,8 +37,8 @@ pub(super) fn worker_run<G: Scored, R>(
 /// table and the node count carry over; the test the prelude stopped in is run again. Then it
 /// goes on on the caller's thread at once while the helpers wake up in `pool` (a blocking
 /// broadcast to the pool cost the wake-up of every thread before any searched). The pool of
-/// `threads - 1` helpers is made the first time helpers join (kept in `pool` for the next
-/// solves): a batch of small positions never starts one. Returns every run's statistics.
+/// `threads - 1` helpers is the solver's (made before its first solve is timed; made here if
+/// it is missing). Returns every run's statistics.
 pub(super) fn run_threads(
     pool: &mut Option<rayon::ThreadPool>,
     threads: usize,
