@@ -266,6 +266,8 @@ fn uai_evaluates_with_the_embedded_net_unless_classic() {
 fn uai_time_options_are_listed_set_and_checked() {
     let input = "setoption name TimeUse value 250\nsetoption name TimeByNodes value true\n\
                  setoption name TimeUse value 5\nsetoption name TimeByNodes value maybe\n\
+                 setoption name TimeHorizon value 24\nsetoption name TimeReserve value 10\n\
+                 setoption name TimeHorizon value 2000\nsetoption name TimeReserve value 95\n\
                  setoption name Rules value polish\nsetoption name Rules value standard\nuai\n\
                  position startpos\ngo wtime 2000 btime 2000 winc 20 binc 20\nquit\n";
     let out = bitsolve(&["ataxx", "uai", "--time-use", "150"], input);
@@ -274,10 +276,21 @@ fn uai_time_options_are_listed_set_and_checked() {
     // Set values survive the rule switches; bad ones are refused and change nothing.
     assert!(text.iter().any(|l| l == "option name TimeUse type spin default 250 min 10 max 1000"));
     assert!(text.iter().any(|l| l == "option name TimeByNodes type check default true"));
+    assert!(
+        text.iter().any(|l| l == "option name TimeHorizon type spin default 24 min 0 max 1000")
+    );
+    assert!(text.iter().any(|l| l == "option name TimeReserve type spin default 10 min 0 max 90"));
     assert!(text.iter().any(|l| l.starts_with("bestmove ")), "{text:?}");
     let err = stderr(&out);
     assert!(err.contains("TimeUse 5 out of range") && err.contains("TimeByNodes must be"), "{err}");
-    for bad in [["--time-use", "5"], ["--time-by-nodes", "maybe"]] {
+    assert!(err.contains("TimeHorizon 2000 out of range"), "{err}");
+    assert!(err.contains("TimeReserve 95 out of range"), "{err}");
+    for bad in [
+        ["--time-use", "5"],
+        ["--time-by-nodes", "maybe"],
+        ["--time-horizon", "2000"],
+        ["--time-reserve", "95"],
+    ] {
         let out = bitsolve(&["ataxx", "uai", bad[0], bad[1]], "quit\n");
         assert!(!out.status.success(), "{bad:?} must be refused");
     }

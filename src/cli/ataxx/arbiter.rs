@@ -226,7 +226,7 @@ impl Session {
         }
         let empties = pos.empties().count();
         let budget =
-            timeman::budget_scaled(&clock, empties, self.lag.per_move(), self.args.time_use);
+            timeman::budget_planned(&clock, empties, self.lag.per_move(), &self.args.time_plan());
         let limits = SearchLimits {
             soft_time: Some(budget.soft),
             hard_time: Some(budget.hard),

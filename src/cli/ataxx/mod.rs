@@ -13,7 +13,7 @@ mod watchdog;
 
 use std::process::ExitCode;
 
-use bitsolve::games::ataxx::timeman::DEFAULT_TIME_USE;
+use bitsolve::games::ataxx::timeman::{self, DEFAULT_TIME_USE};
 use bitsolve::search::engine::EngineOptions;
 
 /// The Ataxx player commands.
@@ -86,6 +86,13 @@ pub struct EngineArgs {
     /// `TimeByNodes` in UAI; `--time-by-nodes false` turns it off).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     time_by_nodes: bool,
+    /// Under a clock, assume at most this many of our moves are left (0: no cap; the estimate
+    /// is the empty squares plus 8): a cap spends more of the clock early (`TimeHorizon` in UAI).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    time_horizon: u32,
+    /// Under a clock, percent of the time left always kept back (`TimeReserve` in UAI).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=90))]
+    time_reserve: u32,
 }
 
 impl EngineArgs {
@@ -98,6 +105,17 @@ impl EngineArgs {
             nodes: None,
             time_use: DEFAULT_TIME_USE,
             time_by_nodes: false,
+            time_horizon: 0,
+            time_reserve: 20,
+        }
+    }
+
+    /// How these flags spread the clock over a game.
+    fn time_plan(&self) -> timeman::TimePlan {
+        timeman::TimePlan {
+            time_use: self.time_use,
+            horizon: self.time_horizon,
+            reserve_percent: self.time_reserve,
         }
     }
 

@@ -13,9 +13,11 @@
 //! another net and switches to it; `EvalFile` set to `<embedded>` goes back to the embedded net.
 //! A file that does not load is reported on stderr and changes nothing.
 //!
-//! Time: under `go wtime/btime`, `TimeUse` (percent of the default budget, `--time-use`) and
-//! `TimeByNodes` (stretch the soft limit when the best move took a small share of the nodes,
-//! `--time-by-nodes`) shape how the clock is spent (`timeman`).
+//! Time: under `go wtime/btime`, `TimeUse` (percent of the default budget, `--time-use`),
+//! `TimeHorizon` (at most this many moves assumed left, `--time-horizon`), `TimeReserve`
+//! (percent of the clock kept back, `--time-reserve`) and `TimeByNodes` (stretch the soft limit
+//! when the best move took a small share of the nodes, `--time-by-nodes`) shape how the clock
+//! is spent (`timeman`).
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -437,6 +439,14 @@ impl<const POLISH: bool> Session<POLISH> {
                         "option name TimeByNodes type check default {}",
                         self.args.time_by_nodes
                     ),
+                    format!(
+                        "option name TimeHorizon type spin default {} min 0 max 1000",
+                        self.args.time_horizon
+                    ),
+                    format!(
+                        "option name TimeReserve type spin default {} min 0 max 90",
+                        self.args.time_reserve
+                    ),
                     format!("option name UseNNUE type check default {}", self.eval.enabled),
                     format!("option name EvalFile type string default {}", self.eval.name),
                     "uaiok".into(),
@@ -538,6 +548,22 @@ impl<const POLISH: bool> Session<POLISH> {
                 self.args.time_use = percent as u32;
                 return Ok(Next::Continue);
             }
+            "timehorizon" => {
+                let moves = number()?;
+                if !(0..=1000).contains(&moves) {
+                    return Err(format!("TimeHorizon {moves} out of range 0..1000"));
+                }
+                self.args.time_horizon = moves as u32;
+                return Ok(Next::Continue);
+            }
+            "timereserve" => {
+                let percent = number()?;
+                if !(0..=90).contains(&percent) {
+                    return Err(format!("TimeReserve {percent} out of range 0..90"));
+                }
+                self.args.time_reserve = percent as u32;
+                return Ok(Next::Continue);
+            }
             "timebynodes" => {
                 self.args.time_by_nodes = match value.to_ascii_lowercase().as_str() {
                     "true" => true,
@@ -620,7 +646,7 @@ impl<const POLISH: bool> Session<POLISH> {
             let mut lag = lock(&self.lag);
             lag.told(clock.left);
             let empties = pos.empties().count();
-            Some(timeman::budget_scaled(&clock, empties, lag.per_move(), self.args.time_use))
+            Some(timeman::budget_planned(&clock, empties, lag.per_move(), &self.args.time_plan()))
         } else {
             None
         };

@@ -80,8 +80,41 @@ pub const DEFAULT_TIME_USE: u32 = 100;
 /// later). The hard limit's cap, an eighth of the usable time plus half the increment, holds
 /// whatever the scale.
 pub fn budget_scaled(clock: &TimeControl, empties: u32, lag: Duration, time_use: u32) -> Budget {
-    let moves = expected_moves_left(empties);
-    let reserve = MIN_RESERVE + clock.left / 5 + lag * moves;
+    budget_planned(clock, empties, lag, &TimePlan { time_use, ..TimePlan::default() })
+}
+
+/// How the clock is spread over a game: the knobs of [`budget_planned`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimePlan {
+    /// Percent of the budget (see [`budget_scaled`]; 100 unchanged).
+    pub time_use: u32,
+    /// At most this many moves are assumed left (0: no cap, [`expected_moves_left`] alone).
+    /// A cap spends a larger share of the clock on each move while many squares are empty,
+    /// so early moves get more time and the last ones live on the increment.
+    pub horizon: u32,
+    /// Percent of the time left always kept back (20 by default).
+    pub reserve_percent: u32,
+}
+
+impl Default for TimePlan {
+    fn default() -> Self {
+        TimePlan { time_use: DEFAULT_TIME_USE, horizon: 0, reserve_percent: 20 }
+    }
+}
+
+/// As [`budget_scaled`] under `plan`: the moves left are [`expected_moves_left`] capped by
+/// `plan.horizon` (when not 0), and `plan.reserve_percent` of the time left is kept back
+/// instead of 20%; the hard limit's cap, an eighth of the usable time plus half the increment,
+/// holds whatever the plan.
+pub fn budget_planned(clock: &TimeControl, empties: u32, lag: Duration, plan: &TimePlan) -> Budget {
+    let time_use = plan.time_use;
+    let mut moves = expected_moves_left(empties);
+    if plan.horizon > 0 {
+        moves = moves.min(plan.horizon);
+    }
+    // The lag of every move still to come is kept back, capped horizon or not.
+    let lag_moves = expected_moves_left(empties);
+    let reserve = MIN_RESERVE + clock.left * plan.reserve_percent.min(90) / 100 + lag * lag_moves;
     let usable = clock.left.saturating_sub(reserve);
     let share = usable / moves + clock.increment * 3 / 4;
     let scaled = share * time_use / 100;
@@ -208,6 +241,44 @@ mod tests {
             let b = budget_scaled(&clock, 10, Duration::ZERO, 1000);
             assert!(b.soft <= b.hard);
             assert!(b.hard <= (ms(left) * 4 / 5) / 8 + ms(10) + ms(1), "{left}: {b:?}");
+        }
+    }
+
+    #[test]
+    fn the_default_plan_is_the_default_budget() {
+        for left in [0, 50, 100, 1000, 2000, 60_000] {
+            for empties in [0, 5, 20, 45] {
+                let clock = TimeControl { left: ms(left), increment: ms(20) };
+                assert_eq!(
+                    budget_planned(&clock, empties, ms(3), &TimePlan::default()),
+                    budget_with_lag(&clock, empties, ms(3))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_horizon_spends_more_early_and_a_whole_game_still_fits() {
+        let plan = TimePlan { horizon: 24, reserve_percent: 10, ..TimePlan::default() };
+        let clock = TimeControl { left: ms(2000), increment: ms(20) };
+        assert!(budget_planned(&clock, 45, Duration::ZERO, &plan).soft > budget(&clock, 45).soft);
+        // Late in the game (few moves assumed left anyway) the cap changes nothing but the
+        // reserve.
+        let late = TimeControl { left: ms(300), increment: ms(20) };
+        let b = budget_planned(&late, 4, Duration::ZERO, &plan);
+        assert!(b.hard <= (ms(300) * 9 / 10) / 8 + ms(10) + ms(1));
+        // The hard limit every move of a 150-move game (a long game of jumps): the clock
+        // never runs out and stays above the panic level for 60 moves at least.
+        let mut left = ms(2000);
+        for moves in 0..150u32 {
+            let empties = 45u32.saturating_sub(moves / 2);
+            let clock = TimeControl { left, increment: ms(20) };
+            let b = budget_planned(&clock, empties, ms(2), &plan);
+            assert!(b.hard < left + ms(20), "move {moves}: {b:?} with {left:?} left");
+            left = (left + ms(20)).checked_sub(b.hard).expect("checked above");
+            if moves < 60 {
+                assert!(left >= PANIC, "move {moves}: {left:?} left");
+            }
         }
     }
 
