@@ -511,27 +511,26 @@ impl<const POLISH: bool> Session<POLISH> {
         let (name, value) = (name.join(" "), value.join(" "));
         let number =
             || value.parse::<usize>().map_err(|_| format!("bad value {value:?} for {name}"));
+        // A spin option's value, refused outside `lo..=hi` (named as the engine lists it).
+        let spin = |shown: &str, lo: usize, hi: usize| {
+            let v = number()?;
+            if (lo..=hi).contains(&v) {
+                Ok(v)
+            } else {
+                Err(format!("{shown} {v} out of range {lo}..{hi}"))
+            }
+        };
+        // A check option's value.
+        let check = |shown: &str| match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("{shown} must be true or false, not {value:?}")),
+        };
         match name.to_ascii_lowercase().as_str() {
-            "hash" => {
-                let mib = number()?;
-                if !(1..=65_536).contains(&mib) {
-                    return Err(format!("Hash {mib} out of range 1..65536"));
-                }
-                self.options.hash_mib = mib;
-            }
-            "threads" => {
-                let threads = number()?;
-                if !(1..=256).contains(&threads) {
-                    return Err(format!("Threads {threads} out of range 1..256"));
-                }
-                self.options.threads = threads;
-            }
+            "hash" => self.options.hash_mib = spin("Hash", 1, 65_536)?,
+            "threads" => self.options.threads = spin("Threads", 1, 256)?,
             "usennue" => {
-                self.eval.enabled = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("UseNNUE must be true or false, not {value:?}")),
-                };
+                self.eval.enabled = check("UseNNUE")?;
                 self.searcher_mut().clear();
                 return Ok(Next::Continue);
             }
@@ -541,35 +540,19 @@ impl<const POLISH: bool> Session<POLISH> {
                 return Ok(Next::Continue);
             }
             "timeuse" => {
-                let percent = number()?;
-                if !(10..=1000).contains(&percent) {
-                    return Err(format!("TimeUse {percent} out of range 10..1000"));
-                }
-                self.args.time_use = percent as u32;
+                self.args.time_use = spin("TimeUse", 10, 1000)? as u32;
                 return Ok(Next::Continue);
             }
             "timehorizon" => {
-                let moves = number()?;
-                if !(0..=1000).contains(&moves) {
-                    return Err(format!("TimeHorizon {moves} out of range 0..1000"));
-                }
-                self.args.time_horizon = moves as u32;
+                self.args.time_horizon = spin("TimeHorizon", 0, 1000)? as u32;
                 return Ok(Next::Continue);
             }
             "timereserve" => {
-                let percent = number()?;
-                if !(0..=90).contains(&percent) {
-                    return Err(format!("TimeReserve {percent} out of range 0..90"));
-                }
-                self.args.time_reserve = percent as u32;
+                self.args.time_reserve = spin("TimeReserve", 0, 90)? as u32;
                 return Ok(Next::Continue);
             }
             "timebynodes" => {
-                self.args.time_by_nodes = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("TimeByNodes must be true or false, not {value:?}")),
-                };
+                self.args.time_by_nodes = check("TimeByNodes")?;
                 return Ok(Next::Continue);
             }
             "rules" => {
