@@ -245,14 +245,22 @@ mod tests {
     }
 
     #[test]
-    fn the_default_plan_is_the_default_budget() {
+    fn the_default_plan_is_the_budget_as_it_was_before_plans() {
+        // The budget's formula before `TimePlan` existed, written out.
+        let before = |clock: &TimeControl, empties: u32, lag: Duration| {
+            let moves = expected_moves_left(empties);
+            let reserve = MIN_RESERVE + clock.left / 5 + lag * moves;
+            let usable = clock.left.saturating_sub(reserve);
+            let share = usable / moves + clock.increment * 3 / 4;
+            let hard = (share * 2).min(usable / 8 + clock.increment / 2).max(ms(1));
+            Budget { soft: (share / 2).min(hard).max(ms(1)), hard }
+        };
         for left in [0, 50, 100, 1000, 2000, 60_000] {
             for empties in [0, 5, 20, 45] {
                 let clock = TimeControl { left: ms(left), increment: ms(20) };
-                assert_eq!(
-                    budget_planned(&clock, empties, ms(3), &TimePlan::default()),
-                    budget_with_lag(&clock, empties, ms(3))
-                );
+                let old = before(&clock, empties, ms(3));
+                assert_eq!(budget_planned(&clock, empties, ms(3), &TimePlan::default()), old);
+                assert_eq!(budget_with_lag(&clock, empties, ms(3)), old);
             }
         }
     }
