@@ -83,11 +83,7 @@ impl<G: Scored> Worker<'_, G> {
         ply: u32,
         window: &mut Window,
     ) -> Option<()> {
-        let busy = if self.features.defer && ply + DEFER_HEIGHT <= self.stats.max_depth {
-            self.shared.busy.get()
-        } else {
-            None
-        };
+        let busy = self.busy_marks(ply);
         let mut deferred: ArrayVec<u8, 64> = ArrayVec::new();
         let mut searched = window.best.0 != i32::MIN;
         for &r in order {

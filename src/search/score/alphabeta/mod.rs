@@ -550,6 +550,17 @@ impl<'a, G: Scored> Worker<'a, G> {
         }
     }
 
+    /// The busy marks children at `ply` are deferred by ([`ScoreFeatures::defer`]): only
+    /// threads defer busy children, once the helpers have started, and not near the leaves.
+    #[inline]
+    fn busy_marks(&self, ply: u32) -> Option<&'a Busy> {
+        if self.features.defer && ply + DEFER_HEIGHT <= self.stats.max_depth {
+            self.shared.busy.get()
+        } else {
+            None
+        }
+    }
+
     /// Searches the kept children in order until one cuts the node off. With threads, a
     /// child another thread is searching waits until the others are done (ABDADA's exclusive
     /// search), once this node has a value from some child. `None` when stopped.
@@ -560,12 +571,7 @@ impl<'a, G: Scored> Worker<'a, G> {
         ply: u32,
         window: &mut Window,
     ) -> Option<()> {
-        // Only threads defer busy children, once the helpers have started.
-        let busy = if self.features.defer && ply + DEFER_HEIGHT <= self.stats.max_depth {
-            self.shared.busy.get()
-        } else {
-            None
-        };
+        let busy = self.busy_marks(ply);
         let mut deferred: arrayvec::ArrayVec<u8, 64> = arrayvec::ArrayVec::new();
         let mut searched = window.best.0 != i32::MIN;
         for k in 0..children.len() {
