@@ -93,14 +93,14 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
-fn embedded_net_is_net14d() {
-    let net14d = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net14d.nnue"));
+fn embedded_net_is_net20a() {
+    let net20a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net20a.nnue"));
     assert_eq!(
         EMBEDDED,
-        net14d.as_slice(),
-        "nets/ataxx/default.nnue must be a copy of net14d.nnue"
+        net20a.as_slice(),
+        "nets/ataxx/default.nnue must be a copy of net20a.nnue"
     );
-    assert_eq!(i32::from_le_bytes(net14d[28..32].try_into().unwrap()), 700);
+    assert_eq!(i32::from_le_bytes(net20a[28..32].try_into().unwrap()), 700);
 }
 
 #[test]
