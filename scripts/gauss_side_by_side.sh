@@ -10,7 +10,10 @@
 # Usage: scripts/gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]
 # Environment: IDS (space-separated `count:id` items, default the nine above), CAP (seconds per
 # solve, default 300), MIB (table size, default 256), SEED_BASE (positions of count c come from
-# seed SEED_BASE + c, default 2026; 4026 gives the fresh sample of docs/gauss.md).
+# seed SEED_BASE + c, default 2026; 4026 gives the fresh sample of docs/gauss.md), PAIRED=1
+# (run A and B on each position at the same time, one core each, instead of one after the
+# other: on a virtual machine whose speed drifts by tens of per cent between runs, the pair
+# meets the same drift; use it with THREADS=1 on two cores and nothing else running).
 set -euo pipefail
 A=${1:?usage: gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]}
 B=${2:?usage: gauss_side_by_side.sh BIN_A BIN_B [THREADS] [RUNS]}
@@ -27,19 +30,46 @@ for item in $IDS; do
   [[ -f "$POS/$count.tsv" ]] ||
     "$A" gauss gen --remaining "$count" --count 10 --seed $((SEED_BASE + count)) > "$POS/$count.tsv"
 done
+solve() { # BIN ID -> the solver's last line
+  local count=${2%%:*} id=${2##*:} position
+  position=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$POS/$count.tsv")
+  [[ -n "$position" ]] || { echo "no position $id" >&2; exit 1; }
+  "$1" solve --game gauss --score --solver alphabeta --tt-mib "$MIB" \
+    --threads "$THREADS" --time-limit "$CAP" --position "$position" | tail -1
+}
+field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<< "$2"; }
+if [[ "${PAIRED:-0}" == 1 ]]; then
+  for run in $(seq "$RUNS"); do
+    declare -A nodes=([A]=0 [B]=0) ms=([A]=0 [B]=0)
+    for item in $IDS; do
+      solve "$A" "$item" > "$POS/a.out" &
+      solve "$B" "$item" > "$POS/b.out" &
+      wait
+      for side in A B; do
+        f=$POS/${side,,}.out
+        line=$(cat "$f")
+        n=$(field nodes "$line")
+        t=$(field time_ms "$line")
+        echo "run $run $side $item ${line%% *} nodes=$n time_ms=$t"
+        nodes[$side]=$((nodes[$side] + n))
+        ms[$side]=$(awk -v a="${ms[$side]}" -v b="$t" 'BEGIN { printf "%.3f", a + b }')
+      done
+    done
+    echo "run $run A $A TOTAL nodes=${nodes[A]} time_ms=${ms[A]}"
+    echo "run $run B $B TOTAL nodes=${nodes[B]} time_ms=${ms[B]}" \
+      "ratio $(awk -v a="${ms[A]}" -v b="${ms[B]}" 'BEGIN { printf "%.3f", b / a }')"
+  done
+  exit 0
+fi
 for run in $(seq "$RUNS"); do
   for bin in "$A" "$B"; do
     total_nodes=0
     total_ms=0
     for item in $IDS; do
-      count=${item%%:*}
       id=${item##*:}
-      position=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$POS/$count.tsv")
-      [[ -n "$position" ]] || { echo "no position $id" >&2; exit 1; }
-      line=$("$bin" solve --game gauss --score --solver alphabeta --tt-mib "$MIB" \
-        --threads "$THREADS" --time-limit "$CAP" --position "$position" | tail -1)
-      nodes=$(sed -n 's/.* nodes=\([0-9]*\).*/\1/p' <<< "$line")
-      ms=$(sed -n 's/.* time_ms=\([0-9.]*\).*/\1/p' <<< "$line")
+      line=$(solve "$bin" "$item")
+      nodes=$(field nodes "$line")
+      ms=$(field time_ms "$line")
       echo "run $run $bin $id ${line%% *} nodes=$nodes time_ms=$ms"
       total_nodes=$((total_nodes + nodes))
       total_ms=$(awk -v a="$total_ms" -v b="$ms" 'BEGIN { printf "%.3f", a + b }')

@@ -455,6 +455,18 @@ impl Gauss {
         }
     }
 
+    /// Updates the hash for the discs of colour index `c` on the points of `changed`, which
+    /// were just toggled on the board (nothing without `HASH`).
+    #[inline]
+    fn rehash<const HASH: bool>(&mut self, c: usize, mut changed: u64) {
+        if HASH {
+            while changed != 0 {
+                self.hash ^= KEYS[c * POINTS + changed.trailing_zeros() as usize];
+                changed &= changed - 1;
+            }
+        }
+    }
+
     /// Toggles a disc of colour index `c` on `point` (board and hash).
     #[inline]
     fn toggle<const HASH: bool>(&mut self, c: usize, point: u8) {

@@ -10,7 +10,7 @@
 //! before the turn (groups are collected at once), and emptied cells only split groups, so
 //! only groups through the placed disc and the moved discs' new cells need looking at.
 
-use super::board::{Board, POINTS};
+use super::board::{Board, POINTS, Ray};
 use super::{Collection, Gauss, GaussMove};
 
 /// Places `mv` (already taken from the supply), runs the magnet step and the collection;
@@ -20,56 +20,13 @@ pub(super) fn place<const HASH: bool>(g: &mut Gauss, mv: GaussMove) {
     let trigger = mv.point();
     let placed = mv.colour().index();
     g.toggle::<HASH>(placed, trigger);
-    let mut seeds = 1u64 << trigger;
-    // The rays are disjoint and do not hold the trigger, so one snapshot of the occupied
-    // points serves all six.
-    let occupied = g.discs[0] | g.discs[1];
-    for (d, ray) in board.rays[trigger as usize].iter().enumerate() {
-        let hits = ray.mask & occupied;
-        if hits == 0 {
-            continue;
-        }
-        // Rays running E, SE, SW go up in point order, the others down: "nearest" is the
-        // lowest bit for the first three and the highest for the others.
-        let up = d < 3;
-        let first = if up { hits.trailing_zeros() } else { hits.ilog2() } as u8;
-        let colour = usize::from(g.discs[1] >> first & 1 != 0);
-        let target = if colour == placed {
-            // Repelled: to the farthest ray point nearer than the next disc (or the ray's end).
-            let beyond = hits & !(1u64 << first);
-            if up {
-                let free = if beyond == 0 {
-                    ray.mask
-                } else {
-                    ray.mask & ((1u64 << beyond.trailing_zeros()) - 1)
-                };
-                free.ilog2() as u8
-            } else {
-                let free =
-                    if beyond == 0 { ray.mask } else { ray.mask & !((2u64 << beyond.ilog2()) - 1) };
-                free.trailing_zeros() as u8
-            }
-        } else {
-            // Attracted: to the ray's nearest point, next to the trigger.
-            ray.points[0]
-        };
-        debug_assert_eq!(target, {
-            let points = ray.as_slice();
-            let at = points.iter().position(|&q| q == first).expect("first is on the ray");
-            if colour == placed {
-                let mut j = at;
-                while j + 1 < points.len() && occupied >> points[j + 1] & 1 == 0 {
-                    j += 1;
-                }
-                points[j]
-            } else {
-                points[0]
-            }
-        });
-        if target != first {
-            g.toggle::<HASH>(colour, first);
-            g.toggle::<HASH>(colour, target);
-            seeds |= 1 << target;
+    let before = g.discs;
+    let seeds = 1u64 << trigger | magnets(&mut g.discs, trigger, placed);
+    if HASH {
+        // Each moved disc left one point and reached another of its colour.
+        let changed = [before[0] ^ g.discs[0], before[1] ^ g.discs[1]];
+        for (c, &bits) in changed.iter().enumerate() {
+            g.rehash::<HASH>(c, bits);
         }
     }
     let removed = collectable(g, seeds);
@@ -82,12 +39,86 @@ pub(super) fn place<const HASH: bool>(g: &mut Gauss, mv: GaussMove) {
             (mask & board.inner).count_ones() as u8,
             (mask & board.void).count_ones() as u8,
         );
-        let mut bits = mask;
-        while bits != 0 {
-            g.toggle::<HASH>(colour, bits.trailing_zeros() as u8);
-            bits &= bits - 1;
-        }
+        g.discs[colour] ^= mask;
+        g.rehash::<HASH>(colour, mask);
     }
+}
+
+/// The magnet step around the disc of colour index `placed` just put on `trigger`: moves the
+/// first disc of each ray (repelled outward if it has the placed colour, attracted next to the
+/// trigger otherwise) and returns the points the moved discs reached.
+///
+/// Written without branches on the discs met (they are data-dependent, and mispredicted
+/// branches were most of the step's cost): an empty ray computes a move of the non-point 63
+/// that is then masked away, and the repelled disc's target is picked with bit masks whether
+/// or not a next disc exists.
+#[inline]
+fn magnets(discs: &mut [u64; 2], trigger: u8, placed: usize) -> u64 {
+    let rays = &Board::get().rays[usize::from(trigger)];
+    // The rays are disjoint and do not hold the trigger, and a moved disc stays on its ray, so
+    // one snapshot of the occupied points serves all six.
+    let occupied = discs[0] | discs[1];
+    let mut reached = 0u64;
+    // Rays running E, SE, SW go up in point order, the others down: "nearest" is the lowest
+    // bit for the first three and the highest for the others.
+    for ray in &rays[..3] {
+        reached |= ray_step::<true>(discs, ray, occupied, placed);
+    }
+    for ray in &rays[3..] {
+        reached |= ray_step::<false>(discs, ray, occupied, placed);
+    }
+    reached
+}
+
+/// One ray of [`magnets`]: moves its first disc, if any, and returns the point it reached (0
+/// if nothing moved).
+#[inline]
+// `63 - leading_zeros` instead of `ilog2`: the latter's check for 0 let the optimiser branch.
+#[allow(clippy::manual_ilog2)]
+fn ray_step<const UP: bool>(discs: &mut [u64; 2], ray: &Ray, occupied: u64, placed: usize) -> u64 {
+    let hits = ray.mask & occupied;
+    // All ones when the ray holds a disc, else 0 (and then nothing below may move).
+    let live = 0u64.wrapping_sub(u64::from(hits != 0));
+    // The nearest disc; 63 (no point) on an empty ray.
+    let first = if UP {
+        (hits | 1 << 63).trailing_zeros()
+    } else {
+        63u32.wrapping_sub(hits.leading_zeros()) & 63
+    };
+    let colour = (discs[1] >> first & 1) as usize;
+    let beyond = hits & !(1u64 << first);
+    let repelled = if UP {
+        // The points below the next disc up (all of them when there is none).
+        63 - (ray.mask & (beyond & beyond.wrapping_neg()).wrapping_sub(1)).leading_zeros()
+    } else {
+        // The points above the next disc down (all of them when there is none: the shift is
+        // 0 then, and at most 37 otherwise).
+        (ray.mask & u64::MAX.wrapping_shl(64 - beyond.leading_zeros())).trailing_zeros()
+    };
+    // Repelled or attracted: a coin toss for the branch predictor, so the choice is made
+    // with a mask (hidden from the optimiser, which would turn it back into a branch).
+    let same = std::hint::black_box(u32::from(colour == placed).wrapping_neg());
+    let target = (repelled & same) | (u32::from(ray.points[0]) & !same);
+    debug_assert!(
+        hits == 0
+            || target == {
+                let points = ray.as_slice();
+                let at = points.iter().position(|&q| u32::from(q) == first).expect("on the ray");
+                if colour == placed {
+                    let mut j = at;
+                    while j + 1 < points.len() && occupied >> points[j + 1] & 1 == 0 {
+                        j += 1;
+                    }
+                    u32::from(points[j])
+                } else {
+                    u32::from(points[0])
+                }
+            }
+    );
+    // Nothing moves when the target is the disc's own point, or the ray is empty.
+    let moved = (1u64 << first ^ 1u64 << target) & live;
+    discs[colour] ^= moved;
+    moved & !(1u64 << first)
 }
 
 /// The discs of each colour the collection step removes, looking only at groups (or rows)
