@@ -70,10 +70,11 @@ fn magnets(discs: &mut [u64; 2], trigger: u8, placed: usize) -> u64 {
     reached
 }
 
-/// One ray of [`magnets`]: moves its first disc, if any, and returns the point it reached (0
-/// if nothing moved).
+/// One ray of [`magnets`]: moves its first disc, if any, and returns the point it reached as a
+/// one-point set (empty if nothing moved).
+///
+/// `63 - leading_zeros` stands for `ilog2`, whose check for 0 let the optimiser branch.
 #[inline]
-// `63 - leading_zeros` instead of `ilog2`: the latter's check for 0 let the optimiser branch.
 #[allow(clippy::manual_ilog2)]
 fn ray_step<const UP: bool>(discs: &mut [u64; 2], ray: &Ray, occupied: u64, placed: usize) -> u64 {
     let hits = ray.mask & occupied;
