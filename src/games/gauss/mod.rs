@@ -456,7 +456,7 @@ impl Gauss {
     }
 
     /// Updates the hash for the discs of colour index `c` on the points of `changed`, which
-    /// were just toggled on the board (nothing without `HASH`).
+    /// were just toggled on the board (nothing without `HASH`): placed, moved or collected.
     #[inline]
     fn rehash<const HASH: bool>(&mut self, c: usize, mut changed: u64) {
         if HASH {
@@ -464,15 +464,6 @@ impl Gauss {
                 self.hash ^= KEYS[c * POINTS + changed.trailing_zeros() as usize];
                 changed &= changed - 1;
             }
-        }
-    }
-
-    /// Toggles a disc of colour index `c` on `point` (board and hash).
-    #[inline]
-    fn toggle<const HASH: bool>(&mut self, c: usize, point: u8) {
-        self.discs[c] ^= 1 << point;
-        if HASH {
-            self.hash ^= KEYS[c * POINTS + point as usize];
         }
     }
 

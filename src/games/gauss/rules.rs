@@ -19,11 +19,11 @@ pub(super) fn place<const HASH: bool>(g: &mut Gauss, mv: GaussMove) {
     let board = Board::get();
     let trigger = mv.point();
     let placed = mv.colour().index();
-    g.toggle::<HASH>(placed, trigger);
     let before = g.discs;
+    g.discs[placed] |= 1 << trigger;
     let seeds = 1u64 << trigger | magnets(&mut g.discs, trigger, placed);
     if HASH {
-        // Each moved disc left one point and reached another of its colour.
+        // The placed disc, and each moved disc's old and new point.
         let changed = [before[0] ^ g.discs[0], before[1] ^ g.discs[1]];
         for (c, &bits) in changed.iter().enumerate() {
             g.rehash::<HASH>(c, bits);
