@@ -55,6 +55,7 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         defer: true,
         scramble: true,
         lean: false,
+        bound: true,
     };
     let mut out = Vec::new();
     for (threads, tt_mib, features) in [
@@ -67,6 +68,9 @@ fn configurations() -> Vec<(String, AlphaBetaScore)> {
         (2, 1, ScoreFeatures { eager: true, ..ScoreFeatures::NONE }),
         (2, 1, ScoreFeatures { defer: true, killer: true, ..ScoreFeatures::NONE }),
         (2, 1, ScoreFeatures { killer: true, guess: true, ..ScoreFeatures::NONE }),
+        // The bound on the last placement alone and with threads.
+        (1, 2, ScoreFeatures { bound: true, ..ScoreFeatures::NONE }),
+        (2, 1, ScoreFeatures { bound: true, killer: true, ..ScoreFeatures::NONE }),
         (3, 1, all),
         // The lean node: alone, with a table of one bucket page, and with threads deferring.
         (1, 2, ScoreFeatures { lean: true, ..ScoreFeatures::NONE }),

@@ -338,6 +338,22 @@ pub trait Scored: Game {
         child.order_estimate()
     }
 
+    /// For a position in which every move ends the game, searched by a score search that needs
+    /// only to know which moves are worth more than `alpha` to the side to move: a value
+    /// `b <= alpha` such that every move passing [`Scored::final_at_most`] is worth at most `b`
+    /// (its value being minus [`Scored::final_score_after`]), when the game can tell that
+    /// cheaper than scoring the moves; `None` otherwise. Default: `None`.
+    fn final_bound(&self, _alpha: i32) -> Option<i32> {
+        None
+    }
+
+    /// Whether `mv` is worth at most the bound [`Scored::final_bound`] gave for this position
+    /// (called only after it gave one); `false` when the game cannot tell cheaply, and then
+    /// the move is scored. Default: `false`.
+    fn final_at_most(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
     /// A key shared by every position equivalent to this one under a symmetry of the game that
     /// keeps the rules (so equivalent positions have the same final score under perfect play),
     /// and as unlikely as [`Game::hash`] to be shared by two inequivalent positions. Score

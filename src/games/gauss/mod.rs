@@ -593,6 +593,37 @@ impl Scored for Gauss {
         self.played_unhashed(mv).provisional_score()
     }
 
+    /// With one placement left, the mover holding a disc of its own colour and at least as
+    /// many discs on the void as the opponent, and the provisional score at most `alpha`: the
+    /// provisional score. A placement that collects none of the mover's colour cannot raise
+    /// the score then ([`Scored::final_at_most`]): the mover's repelled discs only move
+    /// outward and the attracted opponent's discs inward, so the mover's void count cannot
+    /// fall below the opponent's and it keeps paying its risk zone (or nobody pays, from a tie
+    /// that stays one), its risk zone does not grow, and collecting the opponent's discs only
+    /// adds to the opponent's bonus zone.
+    fn final_bound(&self, alpha: i32) -> Option<i32> {
+        if self.remaining() != 1 || self.rules.collection != Collection::Group {
+            return None;
+        }
+        let me = Colour::of(self.side).index();
+        if self.supply[self.side.index()][me] != 1 {
+            return None;
+        }
+        let void = Board::get().void;
+        if (self.discs[me] & void).count_ones() < (self.discs[1 - me] & void).count_ones() {
+            return None;
+        }
+        let score = self.provisional_score();
+        (score <= alpha).then_some(score)
+    }
+
+    /// Whether the placement `mv` (of the mover's own colour, after [`Scored::final_bound`]
+    /// gave a bound) collects no disc of that colour.
+    fn final_at_most(&self, mv: GaussMove) -> bool {
+        let me = mv.colour().index();
+        !rules::collects_own(self.discs[me], self.discs[0] | self.discs[1], mv.point())
+    }
+
     /// The same key for the twelve images of the position under the hexagon's symmetries
     /// ([`symmetry`]).
     fn canonical_hash(&self) -> u64 {

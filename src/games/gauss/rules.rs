@@ -72,30 +72,12 @@ fn magnets(discs: &mut [u64; 2], trigger: u8, placed: usize) -> u64 {
 
 /// One ray of [`magnets`]: moves its first disc, if any, and returns the point it reached as a
 /// one-point set (empty if nothing moved).
-///
-/// `63 - leading_zeros` stands for `ilog2`, whose check for 0 let the optimiser branch.
 #[inline]
-#[allow(clippy::manual_ilog2)]
 fn ray_step<const UP: bool>(discs: &mut [u64; 2], ray: &Ray, occupied: u64, placed: usize) -> u64 {
-    let hits = ray.mask & occupied;
+    let (hits, first, repelled) = nearest::<UP>(ray, occupied);
     // All ones when the ray holds a disc, else 0 (and then nothing below may move).
     let live = 0u64.wrapping_sub(u64::from(hits != 0));
-    // The nearest disc; 63 (no point) on an empty ray.
-    let first = if UP {
-        (hits | 1 << 63).trailing_zeros()
-    } else {
-        63u32.wrapping_sub(hits.leading_zeros()) & 63
-    };
     let colour = (discs[1] >> first & 1) as usize;
-    let beyond = hits & !(1u64 << first);
-    let repelled = if UP {
-        // The points below the next disc up (all of them when there is none).
-        63 - (ray.mask & (beyond & beyond.wrapping_neg()).wrapping_sub(1)).leading_zeros()
-    } else {
-        // The points above the next disc down (all of them when there is none: the shift is
-        // 0 then, and at most 37 otherwise).
-        (ray.mask & u64::MAX.wrapping_shl(64 - beyond.leading_zeros())).trailing_zeros()
-    };
     // Repelled or attracted: a coin toss for the branch predictor, so the choice is made
     // with a mask (hidden from the optimiser, which would turn it back into a branch).
     let same = std::hint::black_box(u32::from(colour == placed).wrapping_neg());
@@ -120,6 +102,77 @@ fn ray_step<const UP: bool>(discs: &mut [u64; 2], ray: &Ray, occupied: u64, plac
     let moved = (1u64 << first ^ 1u64 << target) & live;
     discs[colour] ^= moved;
     moved & !(1u64 << first)
+}
+
+/// The discs on `ray` (`hits`), the nearest of them (`first`; 63, no point, on an empty ray)
+/// and the point it goes to if repelled (the last point before the next disc, or the ray's
+/// end), without branches on the discs met.
+///
+/// `63 - leading_zeros` stands for `ilog2`, whose check for 0 let the optimiser branch.
+#[inline]
+#[allow(clippy::manual_ilog2)]
+fn nearest<const UP: bool>(ray: &Ray, occupied: u64) -> (u64, u32, u32) {
+    let hits = ray.mask & occupied;
+    let first = if UP {
+        (hits | 1 << 63).trailing_zeros()
+    } else {
+        63u32.wrapping_sub(hits.leading_zeros()) & 63
+    };
+    let beyond = hits & !(1u64 << first);
+    let repelled = if UP {
+        // The points below the next disc up (all of them when there is none).
+        63 - (ray.mask & (beyond & beyond.wrapping_neg()).wrapping_sub(1)).leading_zeros()
+    } else {
+        // The points above the next disc down (all of them when there is none: the shift is
+        // 0 then, and at most 37 otherwise).
+        (ray.mask & u64::MAX.wrapping_shl(64 - beyond.leading_zeros())).trailing_zeros()
+    };
+    (hits, first, repelled)
+}
+
+/// Whether placing a disc of the colour whose discs are `own` on the empty inner point
+/// `trigger` collects a disc of that colour (groups rule). Only that colour's discs matter
+/// here, and of them only the repelled ones move: each ray whose nearest disc has the colour
+/// moves it outward; the attracted discs of the other colour change no group of this one.
+pub(super) fn collects_own(own: u64, occupied: u64, trigger: u8) -> bool {
+    let board = Board::get();
+    let rays = &board.rays[usize::from(trigger)];
+    let mut own = own | 1 << trigger;
+    let mut seeds = 1u64 << trigger;
+    for ray in &rays[..3] {
+        let (first, moved) = own_step::<true>(ray, occupied, own);
+        own ^= moved;
+        seeds |= moved & !(1u64 << first);
+    }
+    for ray in &rays[3..] {
+        let (first, moved) = own_step::<false>(ray, occupied, own);
+        own ^= moved;
+        seeds |= moved & !(1u64 << first);
+    }
+    let mut todo = seeds;
+    while todo != 0 {
+        let seed = todo.trailing_zeros() as u8;
+        todo &= todo - 1;
+        if board.neighbours[usize::from(seed)] & own == 0 {
+            continue;
+        }
+        let found = group(own, seed);
+        if found.count_ones() >= 4 {
+            return true;
+        }
+        todo &= !found;
+    }
+    false
+}
+
+/// One ray of [`collects_own`]: the nearest disc's point and, if it has the placed colour
+/// (in `own`), its old and new points (else 0).
+#[inline]
+fn own_step<const UP: bool>(ray: &Ray, occupied: u64, own: u64) -> (u32, u64) {
+    let (_, first, repelled) = nearest::<UP>(ray, occupied);
+    // The non-point 63 is in no colour's set, so an empty ray moves nothing.
+    let mine = 0u64.wrapping_sub(own >> first & 1);
+    (first, (1u64 << first ^ 1u64 << repelled) & mine)
 }
 
 /// The discs of each colour the collection step removes, looking only at groups (or rows)

@@ -398,3 +398,50 @@ proptest! {
         }
     }
 }
+
+/// `rules::collects_own` says exactly whether a placement collects a disc of the placed
+/// colour (groups rule), for every move of random positions; and with one placement left,
+/// where `final_bound` gives a bound, every move that `final_at_most` passes is worth at most
+/// that bound (its value is minus the child's final score), on thousands of positions.
+#[test]
+fn last_placement_bound_is_sound() {
+    let mut rng = crate::zobrist::KeyStream::new(0xB0_0D);
+    let (mut collecting, mut bounded, mut passed) = (0, 0, 0);
+    for i in 0..4000 {
+        let rules = Rules { collection: Collection::Group, ..Rules::mixed(i) };
+        let remaining = if i % 4 == 0 { 1 + (i as u32 / 4) % 20 } else { 1 };
+        let g = Gauss::random(remaining, rules, &mut rng);
+        if g.is_over() {
+            continue;
+        }
+        let mut moves = GaussMoves::new();
+        g.generate_moves(&mut moves);
+        for &mv in &moves {
+            let c = mv.colour().index();
+            let own = g.discs[c];
+            let mut child = g;
+            child.play(mv);
+            let collected = child.bonus[c] + child.risk[c] > g.bonus[c] + g.risk[c];
+            collecting += usize::from(collected);
+            let said = rules::collects_own(own, g.discs[0] | g.discs[1], mv.point());
+            assert_eq!(said, collected, "{} {mv:?}", g.format_position());
+        }
+        let Some(bound) = g.final_bound(i32::MAX) else {
+            continue;
+        };
+        assert_eq!(bound, g.provisional_score());
+        assert_eq!(g.final_bound(bound - 1), None, "a bound above alpha is no use");
+        bounded += 1;
+        for &mv in &moves {
+            if g.final_at_most(mv) {
+                passed += 1;
+                let value = -g.final_score_after(mv).expect("the last placement");
+                assert!(value <= bound, "{} {mv:?}: {value} > {bound}", g.format_position());
+            }
+        }
+    }
+    assert!(
+        collecting > 1000 && bounded > 1000 && passed > 10_000,
+        "{collecting} {bounded} {passed}"
+    );
+}

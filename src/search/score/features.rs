@@ -71,6 +71,10 @@ pub struct ScoreFeatures {
     /// ([`crate::SearchHints::sharp_order_estimate`]: Connect Four, where a node took about
     /// two thirds of the instructions, 1,077 -> 690; measured in `docs/adding-a-game.md`).
     pub lean: bool,
+    /// At nodes whose every move ends the game, the game's cheap bound on some moves
+    /// ([`Scored::final_bound`], [`Scored::final_at_most`]) stands in for scoring them when it
+    /// cannot matter: the move is then worth at most `alpha`.
+    pub bound: bool,
 }
 
 /// Height (plies down to the deepest node seen so far) from which [`ScoreFeatures::defer`]
@@ -179,6 +183,7 @@ impl Default for ScoreFeatures {
             defer: true,
             scramble: true,
             lean: false,
+            bound: true,
         }
     }
 }
@@ -220,5 +225,6 @@ impl ScoreFeatures {
         defer: false,
         scramble: false,
         lean: false,
+        bound: false,
     };
 }

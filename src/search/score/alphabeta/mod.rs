@@ -268,8 +268,8 @@ impl<'a, G: Scored> Worker<'a, G> {
     /// killer, then by history. A node whose children all finished the game is cheap to redo
     /// and is neither stored nor, at the same ply later, looked up (in games where every line
     /// at a ply has the same length, such as Gauss, that removes the whole last layer from the
-    /// table); at such a ply the children are scored with [`Scored::final_score_after`],
-    /// without building them.
+    /// table); at such a ply the children are scored with [`Scored::final_score_after`] without
+    /// building them, or bounded ([`ScoreFeatures::bound`]).
     ///
     /// The node as named steps: [`Self::probe`], [`Self::plan`], [`Self::children`] (which
     /// runs [`Self::expand`], [`Self::transposition_cutoff`] and [`Self::search_children`]),
@@ -459,10 +459,19 @@ impl<'a, G: Scored> Worker<'a, G> {
         children: &mut Vec<Child<G>>,
     ) -> Option<bool> {
         let mut unfinished = false;
+        // Where every move ends the game, the game may bound some of them without scoring.
+        let bound =
+            if plan.leafy && self.features.bound { pos.final_bound(window.alpha) } else { None };
         for &i in &plan.order {
             let i = usize::from(i);
             let mv = moves[i];
-            let leaf = if plan.leafy { pos.final_score_after(mv) } else { None };
+            // A bounded move is worth at most alpha: it cannot cut the node off, and the best
+            // value stays an upper bound if the node fails low.
+            let leaf = match bound {
+                Some(b) if pos.final_at_most(mv) => Some(-b),
+                _ if plan.leafy => pos.final_score_after(mv),
+                _ => None,
+            };
             // The child is built in its slot of `children` (a position is copied once, not
             // moved through temporaries), and taken out again if it ends the game.
             let finished = leaf.or_else(|| {
