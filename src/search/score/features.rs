@@ -73,7 +73,9 @@ pub struct ScoreFeatures {
     pub lean: bool,
     /// At nodes whose every move ends the game, the game's cheap bound on some moves
     /// ([`Scored::final_bound`], [`Scored::final_at_most`]) stands in for scoring them when it
-    /// cannot matter: the move is then worth at most `alpha`.
+    /// cannot matter: the move is then worth at most `alpha` (the regular node only; the lean
+    /// node scores every move). On ten random Gauss positions with 11 placements left (one
+    /// thread, both settings at the same time) it took 7% less time (nodes within a few dozen).
     pub bound: bool,
 }
 
