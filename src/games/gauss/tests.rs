@@ -399,10 +399,11 @@ proptest! {
     }
 }
 
-/// `rules::collects_own` says exactly whether a placement collects a disc of the placed
-/// colour (groups rule), for every move of random positions; and with one placement left,
-/// where `final_bound` gives a bound, every move that `final_at_most` passes is worth at most
-/// that bound (its value is minus the child's final score), on thousands of positions.
+/// `rules::collects_own` says exactly whether a placement of either colour on each empty
+/// inner point collects a disc of that colour (groups rule), on random positions; and with
+/// one placement left, where `final_bound` gives a bound, every move that `final_at_most`
+/// passes is worth at most that bound (its value is minus the child's final score), on
+/// thousands of positions.
 #[test]
 fn last_placement_bound_is_sound() {
     let mut rng = crate::zobrist::KeyStream::new(0xB0_0D);
@@ -414,17 +415,21 @@ fn last_placement_bound_is_sound() {
         if g.is_over() {
             continue;
         }
-        let mut moves = GaussMoves::new();
-        g.generate_moves(&mut moves);
-        for &mv in &moves {
-            let c = mv.colour().index();
-            let own = g.discs[c];
-            let mut child = g;
-            child.play(mv);
-            let collected = child.bonus[c] + child.risk[c] > g.bonus[c] + g.risk[c];
-            collecting += usize::from(collected);
-            let said = rules::collects_own(own, g.discs[0] | g.discs[1], mv.point());
-            assert_eq!(said, collected, "{} {mv:?}", g.format_position());
+        let occupied = g.discs[0] | g.discs[1];
+        let empty = Board::get().inner & !occupied;
+        for p in 0..POINTS as u8 {
+            if empty >> p & 1 == 0 {
+                continue;
+            }
+            for c in Colour::ALL {
+                let mut after = g;
+                rules::place::<false>(&mut after, GaussMove::new(p, c));
+                let i = c.index();
+                let collected = after.bonus[i] + after.risk[i] > g.bonus[i] + g.risk[i];
+                collecting += usize::from(collected);
+                let said = rules::collects_own(g.discs[i], occupied, p);
+                assert_eq!(said, collected, "{} {p}{}", g.format_position(), c.letter());
+            }
         }
         let Some(bound) = g.final_bound(i32::MAX) else {
             continue;
@@ -432,6 +437,8 @@ fn last_placement_bound_is_sound() {
         assert_eq!(bound, g.provisional_score());
         assert_eq!(g.final_bound(bound - 1), None, "a bound above alpha is no use");
         bounded += 1;
+        let mut moves = GaussMoves::new();
+        g.generate_moves(&mut moves);
         for &mv in &moves {
             if g.final_at_most(mv) {
                 passed += 1;
