@@ -149,20 +149,7 @@ pub(super) fn collects_own(own: u64, occupied: u64, trigger: u8) -> bool {
         own ^= moved;
         seeds |= moved & !(1u64 << first);
     }
-    let mut todo = seeds;
-    while todo != 0 {
-        let seed = todo.trailing_zeros() as u8;
-        todo &= todo - 1;
-        if board.neighbours[usize::from(seed)] & own == 0 {
-            continue;
-        }
-        let found = group(own, seed);
-        if found.count_ones() >= 4 {
-            return true;
-        }
-        todo &= !found;
-    }
-    false
+    collected(own, seeds, Collection::Group) != 0
 }
 
 /// One ray of [`collects_own`]: the nearest disc's point and, if it has the placed colour
@@ -178,33 +165,38 @@ fn own_step<const UP: bool>(ray: &Ray, occupied: u64, own: u64) -> (u32, u64) {
 /// The discs of each colour the collection step removes, looking only at groups (or rows)
 /// through the points of `seeds`.
 pub(super) fn collectable(g: &Gauss, seeds: u64) -> [u64; 2] {
+    let collection = g.rules.collection;
+    [collected(g.discs[0], seeds, collection), collected(g.discs[1], seeds, collection)]
+}
+
+/// The discs of `own` (one colour's) in the groups (or rows) of four or more through the points
+/// of `seeds`.
+#[inline]
+fn collected(own: u64, seeds: u64, collection: Collection) -> u64 {
     let board = Board::get();
-    let mut out = [0u64; 2];
-    for (c, removed) in out.iter_mut().enumerate() {
-        let own = g.discs[c];
-        let mut todo = seeds & own;
-        while todo != 0 {
-            let seed = todo.trailing_zeros() as u8;
-            if board.neighbours[usize::from(seed)] & own == 0 {
-                // A lone disc: no group or row of four through it.
-                todo &= todo - 1;
-                continue;
-            }
-            // A group is the same from each of its seeds; rows through another seed may differ.
-            let found = match g.rules.collection {
-                Collection::Group => group(own, seed),
-                Collection::Row => rows(own, seed),
-            };
-            todo &= !(1 << seed);
-            if g.rules.collection == Collection::Group {
-                todo &= !found;
-            }
-            if found.count_ones() >= 4 {
-                *removed |= found;
-            }
+    let mut removed = 0;
+    let mut todo = seeds & own;
+    while todo != 0 {
+        let seed = todo.trailing_zeros() as u8;
+        if board.neighbours[usize::from(seed)] & own == 0 {
+            // A lone disc: no group or row of four through it.
+            todo &= todo - 1;
+            continue;
+        }
+        // A group is the same from each of its seeds; rows through another seed may differ.
+        let found = match collection {
+            Collection::Group => group(own, seed),
+            Collection::Row => rows(own, seed),
+        };
+        todo &= !(1 << seed);
+        if collection == Collection::Group {
+            todo &= !found;
+        }
+        if found.count_ones() >= 4 {
+            removed |= found;
         }
     }
-    out
+    removed
 }
 
 /// The 6-connected group of `own` containing `seed`.
