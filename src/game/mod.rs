@@ -383,6 +383,13 @@ pub trait Evaluate: Game {
         false
     }
 
+    /// Futility pruning margins `(base, per_ply)` in evaluation units, or `None` (the default)
+    /// for none: below the root, with at most 6 plies left, a node stops after its third move
+    /// once it has a move that does not lose and its static evaluation plus `base + per_ply *
+    /// depth` is still at most alpha (the later moves, ordered worse, are taken not to lift it).
+    /// The margins are the game's, as only its evaluation's units say what "far below" is.
+    const FUTILITY_MARGINS: Option<(i32, i32)> = None;
+
     /// Whether a rule outside [`Game`] (a move-count rule such as Ataxx's 50 jumps) has already
     /// ended this position in a draw. Default: never.
     fn is_rule_draw(&self) -> bool {

@@ -38,6 +38,10 @@ const LMP_SCALE: usize = 3;
 /// Internal iterative reduction: least remaining depth at which a node without a table move
 /// is searched a ply shallower (its move ordering is poor; the next visit has the move).
 const IIR_DEPTH: i32 = 4;
+/// Futility pruning ([`Evaluate::FUTILITY_MARGINS`]): deepest remaining depth, and the moves
+/// a node tries before it may stop.
+const FP_DEPTH: i32 = 6;
+const FP_MOVES: usize = 3;
 /// Moves a node tries before it skips the game's futile moves ([`Evaluate::is_futile`]).
 const FUTILE_AFTER: usize = 2;
 /// Late move reductions: least remaining depth and least number of moves tried first.
@@ -334,18 +338,16 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return Self::evaluate(pos);
         }
         let hash = pos.hash();
-        let (cutoff, entry) = if singular {
-            (None, None)
-        } else {
-            self.probe_tt(hash, depth, ply, alpha, beta, pv_node)
-        };
+        let (cutoff, entry) = self.probe_tt(hash, (depth, ply), (alpha, beta), pv_node, singular);
         let tt_move = entry.map_or(NO_MOVE, |e| e.move_index);
         if let Some(score) = cutoff {
             return score;
         }
-        if !singular && let Some(score) = Self::reverse_futility(pos, depth, beta, pv_node) {
-            return score;
-        }
+        let futility =
+            match Self::near_horizon(pos, depth, (alpha, beta), pv_node, root || singular) {
+                Ok(bound) => bound,
+                Err(score) => return score,
+            };
 
         let depth = internal_reduction(depth, tt_move, root || singular);
         let (moves, mut order, mut tried) = self.order_moves(pos, ply, tt_move);
@@ -361,7 +363,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             }
             let mv = moves[usize::from(index)];
             let futile = !root && pos.is_futile(mv) && !self.ordering.is_killer(&mv, ply);
-            if late_move_prunes(pv_node, depth, best, k, futile) {
+            let below = futility.is_some_and(|f| f <= alpha);
+            if late_move_prunes(pv_node, depth, best, k, (futile, below)) {
                 break;
             }
             let extension = if k == 0 && order_score == TT_MOVE_SCORE && !root && !pv_node {
@@ -455,16 +458,19 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     }
 
     /// Looks the position up: its score when a non-PV node may return it at once, and the
-    /// entry (for the table's move and the singular extension).
+    /// entry (for the table's move and the singular extension). A singular search's repeat of
+    /// its parent looks nothing up.
     fn probe_tt(
         &mut self,
         hash: u64,
-        depth: i32,
-        ply: u32,
-        alpha: i32,
-        beta: i32,
+        (depth, ply): (i32, u32),
+        (alpha, beta): (i32, i32),
         pv_node: bool,
+        singular: bool,
     ) -> (Option<i32>, Option<EngineEntry>) {
+        if singular {
+            return (None, None);
+        }
         let Some(e) = self.shared.tt.probe(hash, &mut self.tt_stats) else {
             return (None, None);
         };
@@ -520,12 +526,31 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         }
     }
 
+    /// The pruning near the horizon before the move loop: reverse futility pruning's cutoff
+    /// (`Err`), else the futility bound for the move loop ([`futility_bound`], `Ok`). The static
+    /// evaluation is computed once for both, and only where one of them can use it (never at
+    /// an `exempt` node: the root, or a singular search's repeat of its parent).
+    fn near_horizon(
+        pos: &G,
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        pv_node: bool,
+        exempt: bool,
+    ) -> Result<Option<i32>, i32> {
+        let near = (!pv_node && depth <= RFP_DEPTH && beta.abs() < EVAL_LIMIT)
+            || (G::FUTILITY_MARGINS.is_some() && depth <= FP_DEPTH);
+        let eval = (!exempt && near).then(|| Self::evaluate(pos));
+        if let Some(score) = eval.and_then(|e| Self::reverse_futility(e, depth, beta, pv_node)) {
+            return Err(score);
+        }
+        Ok(futility_bound::<G>(eval, depth, alpha))
+    }
+
     /// Reverse futility pruning: far above beta with little depth left, assume it holds.
-    fn reverse_futility(pos: &G, depth: i32, beta: i32, pv_node: bool) -> Option<i32> {
+    fn reverse_futility(eval: i32, depth: i32, beta: i32, pv_node: bool) -> Option<i32> {
         if pv_node || depth > RFP_DEPTH || beta.abs() >= EVAL_LIMIT {
             return None;
         }
-        let eval = Self::evaluate(pos);
         (eval - RFP_MARGIN * depth >= beta).then_some(eval)
     }
 
@@ -660,6 +685,15 @@ impl Singular {
     }
 }
 
+/// Futility pruning: the static evaluation `eval` plus the game's margin at `depth`, which a
+/// node's later moves are taken not to lift past alpha, when the game has margins, the node is
+/// within [`FP_DEPTH`] of the horizon and alpha is no proven result.
+fn futility_bound<G: Evaluate>(eval: Option<i32>, depth: i32, alpha: i32) -> Option<i32> {
+    let (base, per_ply) = G::FUTILITY_MARGINS?;
+    let eval = eval?;
+    (depth <= FP_DEPTH && alpha.abs() < EVAL_LIMIT).then_some(eval + base + per_ply * depth)
+}
+
 /// Internal iterative reduction: `depth` less a ply when the node has no table move at
 /// [`IIR_DEPTH`] or more, unless `exempt` (the root, which orders by the last iteration, or a
 /// singular search's repeat of its parent).
@@ -668,12 +702,20 @@ fn internal_reduction(depth: i32, tt_move: u16, exempt: bool) -> i32 {
 }
 
 /// Late move pruning, once a node has a move that does not lose: a non-PV node near the
-/// horizon stops after `LMP_BASE + LMP_SCALE * depth^2` moves, and any node below the root
-/// stops at a `futile` move ([`Evaluate::is_futile`], not a killer) once it has tried
-/// [`FUTILE_AFTER`] (the hint orders such moves last).
-fn late_move_prunes(pv_node: bool, depth: i32, best: i32, searched: usize, futile: bool) -> bool {
+/// horizon stops after `LMP_BASE + LMP_SCALE * depth^2` moves, any node below the root stops
+/// at a `futile` move ([`Evaluate::is_futile`], not a killer) once it has tried
+/// [`FUTILE_AFTER`] (the hint orders such moves last), and a node whose [`futility_bound`] is
+/// `below` alpha stops once it has tried [`FP_MOVES`].
+fn late_move_prunes(
+    pv_node: bool,
+    depth: i32,
+    best: i32,
+    searched: usize,
+    (futile, below): (bool, bool),
+) -> bool {
     best > -EVAL_LIMIT
         && ((futile && searched >= FUTILE_AFTER)
+            || (below && searched >= FP_MOVES)
             || (!pv_node
                 && depth <= LMP_DEPTH
                 && searched >= LMP_BASE + LMP_SCALE * (depth * depth) as usize))
