@@ -731,3 +731,35 @@ fn select_next(order: &mut Order, k: usize) -> (i32, u16) {
     order.swap(k, pick);
     order[k]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ataxx::AtaxxStandard;
+    use crate::games::ataxx::nnue::NetAtaxx;
+
+    /// The net evaluation, whose margins are 160 + 80 per ply.
+    type Net = NetAtaxx<false>;
+
+    #[test]
+    fn futility_needs_the_games_margins_little_depth_and_an_open_alpha() {
+        // The hand-made Ataxx evaluation has no margins: no bound, whatever the evaluation.
+        assert_eq!(futility_bound::<AtaxxStandard>(Some(-5000), 1, 0), None);
+        assert_eq!(futility_bound::<Net>(Some(-500), 3, 0), Some(-500 + 160 + 240));
+        assert_eq!(futility_bound::<Net>(Some(-500), FP_DEPTH + 1, 0), None);
+        assert_eq!(futility_bound::<Net>(None, 3, 0), None);
+        assert_eq!(futility_bound::<Net>(Some(-500), 3, EVAL_LIMIT), None);
+        assert_eq!(futility_bound::<Net>(Some(-500), 3, -EVAL_LIMIT), None);
+    }
+
+    #[test]
+    fn a_node_below_its_futility_bound_stops_after_its_first_moves() {
+        let below = (false, true);
+        assert!(!late_move_prunes(true, 9, 0, FP_MOVES - 1, below));
+        assert!(late_move_prunes(true, 9, 0, FP_MOVES, below));
+        // Not while every move tried so far loses.
+        assert!(!late_move_prunes(true, 9, -INFINITY, FP_MOVES, below));
+        // And not when the bound is above alpha.
+        assert!(!late_move_prunes(true, 9, 0, FP_MOVES + 5, (false, false)));
+    }
+}
