@@ -5,7 +5,8 @@
 # or stops it on demand.
 # A stopped or killed run resumes from its last complete game with the same command.
 #
-#   GEN=10 scripts/ataxx-selfplay.sh start    # data/gen10.bin with the embedded net
+#   GEN=10 scripts/ataxx-selfplay.sh start    # data/gen10.bin with the embedded net (an
+#                                             # existing gen10 resumes with its own command)
 #   scripts/ataxx-selfplay.sh pause           # SIGSTOP: before a match or a timing
 #   scripts/ataxx-selfplay.sh resume          # SIGCONT
 #   scripts/ataxx-selfplay.sh status          # games, positions, checksums, rate since last status
@@ -16,7 +17,7 @@
 # before), NODES (5000 per move), THREADS (2), MIN_PLIES/MAX_PLIES (14/17 random opening
 # plies), MAX_OPENING_SCORE (1280: the opening is drawn again while the search scores it beyond
 # this; 1280 in the units of scale-700 nets is about 300 with K = 164), BLOCKED_SHARE (0.25 of
-# the games start with blocked squares).
+# the games start with blocked squares), FRESH (1: see above, a new command for an existing file).
 # The binary is built for this processor (RUSTFLAGS="-C target-cpu=native", in its own target
 # directory DATA/target: 1.10x the nodes per second of the plain build on this machine, and the
 # same games, as a move's search is fixed by its node count and the integer net) and copied to
@@ -35,6 +36,22 @@ case ${1:-} in
 start)
   if running; then echo "already running: pid $(cat "$PIDFILE") ($(cat "$DATA/current"))"; exit 1; fi
   : "${GEN:?set GEN, the generation number}"
+  out=$DATA/gen$GEN.bin
+  cmdfile=$DATA/gen$GEN.cmd
+  # A generation already begun resumes with the command it began with (its binary, net and
+  # arguments), so that it stays one engine's self-play whatever HEAD is now; FRESH=1 builds
+  # HEAD and writes a new command instead (a new engine for the rest of the file).
+  if [[ -f $cmdfile && -f $out && ${FRESH:-0} != 1 ]]; then
+    read -r -a cmd < "$cmdfile"
+    [[ -x ${cmd[0]} ]] || { echo "${cmd[0]} (from $cmdfile) is gone: rebuild that revision or FRESH=1"; exit 1; }
+    echo "$out" > "$DATA/current"
+    idle=()
+    command -v chrt > /dev/null && idle=(chrt --idle 0)
+    nohup "${idle[@]}" nice -n 19 "${cmd[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
+    echo $! > "$PIDFILE"
+    echo "resumed pid $! -> $out ($(cat "$cmdfile"))"
+    exit 0
+  fi
   rev=$(git rev-parse --short=7 HEAD)
   if [[ -n $(git status --porcelain --untracked-files=no) && ${ALLOW_DIRTY:-0} != 1 ]]; then
     echo "the tree has uncommitted changes: commit first (or ALLOW_DIRTY=1)"; exit 1
@@ -44,7 +61,6 @@ start)
     RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=$DATA/target cargo build --release --quiet &&
       cp "$DATA/target/release/bitsolve" "$bin"
   }
-  out=$DATA/gen$GEN.bin
   args=(ataxx datagen --out "$out" --games "${GAMES:-1000000}" --nodes "${NODES:-5000}"
         --seed "${SEED:-$GEN}" --min-plies "${MIN_PLIES:-14}" --max-plies "${MAX_PLIES:-17}"
         --max-opening-score "${MAX_OPENING_SCORE:-1280}" --blocked-share "${BLOCKED_SHARE:-0.25}"
@@ -76,5 +92,5 @@ status)
     (( now > t0 )) && echo "rate since $(date -d "@$t0" +%H:%M): $(( (pos - p0) * 3600 / (now - t0) )) positions/hour"
   fi
   [[ -n $pos ]] && echo "$now $pos" >> "${out%.bin}.rate";;
-*) sed -n '2,25p' "$0"; exit 2;;
+*) sed -n '2,26p' "$0"; exit 2;;
 esac
