@@ -32,6 +32,19 @@ mkdir -p "$DATA/bin"
 
 running() { [[ -f $PIDFILE ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; }
 
+# launch WORD GEN: runs the command of DATA/genGEN.cmd in the background at the lowest priority:
+# SCHED_IDLE (chrt --idle) where the system has chrt, so the run gets a core only when nothing
+# else wants it (nice 19 alone still takes a small share of a busy machine).
+launch() {
+  local cmd idle=()
+  read -r -a cmd < "$DATA/gen$2.cmd"
+  echo "$DATA/gen$2.bin" > "$DATA/current"
+  command -v chrt > /dev/null && idle=(chrt --idle 0)
+  nohup "${idle[@]}" nice -n 19 "${cmd[@]}" >> "$DATA/gen$2.log" 2>&1 &
+  echo $! > "$PIDFILE"
+  echo "$1 pid $! -> $DATA/gen$2.bin ($(cat "$DATA/gen$2.cmd"))"
+}
+
 case ${1:-} in
 start)
   if running; then echo "already running: pid $(cat "$PIDFILE") ($(cat "$DATA/current"))"; exit 1; fi
@@ -42,14 +55,9 @@ start)
   # arguments), so that it stays one engine's self-play whatever HEAD is now; FRESH=1 builds
   # HEAD and writes a new command instead (a new engine for the rest of the file).
   if [[ -f $cmdfile && -f $out && ${FRESH:-0} != 1 ]]; then
-    read -r -a cmd < "$cmdfile"
-    [[ -x ${cmd[0]} ]] || { echo "${cmd[0]} (from $cmdfile) is gone: rebuild that revision or FRESH=1"; exit 1; }
-    echo "$out" > "$DATA/current"
-    idle=()
-    command -v chrt > /dev/null && idle=(chrt --idle 0)
-    nohup "${idle[@]}" nice -n 19 "${cmd[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
-    echo $! > "$PIDFILE"
-    echo "resumed pid $! -> $out ($(cat "$cmdfile"))"
+    read -r bin _ < "$cmdfile"
+    [[ -x $bin ]] || { echo "$bin (from $cmdfile) is gone: rebuild that revision or FRESH=1"; exit 1; }
+    launch resumed "$GEN"
     exit 0
   fi
   rev=$(git rev-parse --short=7 HEAD)
@@ -66,14 +74,7 @@ start)
         --max-opening-score "${MAX_OPENING_SCORE:-1280}" --blocked-share "${BLOCKED_SHARE:-0.25}"
         --threads "${THREADS:-2}" --net "${NET:-nets/ataxx/default.nnue}" --quiet)
   echo "$bin ${args[*]}" > "$DATA/gen$GEN.cmd"
-  echo "$out" > "$DATA/current"
-  # SCHED_IDLE (chrt --idle) where the system has chrt: the run gets a core only when nothing
-  # else wants it (nice 19 alone still takes a small share of a busy machine).
-  idle=()
-  command -v chrt > /dev/null && idle=(chrt --idle 0)
-  nohup "${idle[@]}" nice -n 19 "$bin" "${args[@]}" >> "$DATA/gen$GEN.log" 2>&1 &
-  echo $! > "$PIDFILE"
-  echo "started pid $! -> $out ($(cat "$DATA/gen$GEN.cmd"))";;
+  launch started "$GEN";;
 pause)  running && kill -STOP "$(cat "$PIDFILE")" && echo paused;;
 resume) running && kill -CONT "$(cat "$PIDFILE")" && echo resumed;;
 stop)
