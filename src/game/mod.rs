@@ -390,6 +390,19 @@ pub trait Evaluate: Game {
     /// The margins are the game's, as only its evaluation's units say what "far below" is.
     const FUTILITY_MARGINS: Option<(i32, i32)> = None;
 
+    /// Slots, as a power of two, of the engine's cache of static evaluations (0, the default:
+    /// no cache). Worth it when [`Evaluate::evaluate`] costs far more than a memory probe, as a
+    /// neural net's sum does; the positions are cached under [`Evaluate::eval_key`].
+    const EVAL_CACHE_BITS: u32 = 0;
+
+    /// The key under which this position's static evaluation may be cached: a value that
+    /// determines [`Evaluate::evaluate`] (the position's [`Game::hash`] mixed with whatever
+    /// else the evaluation reads, such as the net in use), or `None` to evaluate it afresh
+    /// every time (the default).
+    fn eval_key(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether a rule outside [`Game`] (a move-count rule such as Ataxx's 50 jumps) has already
     /// ended this position in a draw. Default: never.
     fn is_rule_draw(&self) -> bool {

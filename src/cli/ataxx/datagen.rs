@@ -363,6 +363,8 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<ExitCode> {
             scope.spawn(move || {
                 let options = EngineOptions { threads: 1, hash_mib: args.hash as usize };
                 let mut engine = Engine::new(&options);
+                // The same games, about 1.35 times as fast (`Engine::set_eval_cache`).
+                engine.set_eval_cache(true);
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= args.games {

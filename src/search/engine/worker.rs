@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::entry::{Bound, EngineEntry, NO_MOVE, from_tt, to_tt};
+use super::evalcache::EvalCache;
 use super::ordering::{MoveOrdering, TT_MOVE_SCORE};
 use super::{
     EVAL_LIMIT, Evaluate, MAX_PLY, SearchInfo, SearchLimits, WIN, loss_in, mate_distance, win_in,
@@ -73,6 +74,8 @@ pub(super) type InfoCallback<'c, M> = &'c mut dyn FnMut(&SearchInfo<M>);
 pub(super) struct Shared {
     /// The table.
     pub tt: Arc<TranspositionTable<EngineEntry>>,
+    /// The engine's cache of static evaluations.
+    pub eval_cache: Arc<EvalCache>,
     /// The caller's limits.
     pub limits: SearchLimits,
     /// When the search started.
@@ -283,9 +286,20 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         repeated_index(&self.path, pos).is_some()
     }
 
-    /// The static evaluation, clamped to the documented range.
+    /// The static evaluation, clamped to the documented range, from the engine's cache when
+    /// it holds the position's [`Evaluate::eval_key`].
     #[inline]
-    fn evaluate(pos: &G) -> i32 {
+    fn evaluate(&self, pos: &G) -> i32 {
+        let cache = &self.shared.eval_cache;
+        let key = if cache.is_off() { None } else { pos.eval_key() };
+        if let Some(key) = key {
+            if let Some(eval) = cache.probe(key) {
+                return eval;
+            }
+            let eval = pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+            cache.store(key, eval);
+            return eval;
+        }
         pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
@@ -335,7 +349,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             return score;
         }
         if depth <= 0 || ply + 1 >= MAX_PLY {
-            return Self::evaluate(pos);
+            return self.evaluate(pos);
         }
         let hash = pos.hash();
         let (cutoff, entry) = self.probe_tt(hash, (depth, ply), (alpha, beta), pv_node, singular);
@@ -343,11 +357,11 @@ impl<'a, G: Evaluate> Worker<'a, G> {
         if let Some(score) = cutoff {
             return score;
         }
-        let futility =
-            match Self::near_horizon(pos, depth, (alpha, beta), pv_node, root || singular) {
-                Ok(bound) => bound,
-                Err(score) => return score,
-            };
+        let futility = match self.near_horizon(pos, depth, (alpha, beta), pv_node, root || singular)
+        {
+            Ok(bound) => bound,
+            Err(score) => return score,
+        };
 
         let depth = internal_reduction(depth, tt_move, root || singular);
         let (moves, mut order, mut tried) = self.order_moves(pos, ply, tt_move);
@@ -531,6 +545,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     /// evaluation is computed once for both, and only where one of them can use it (never at
     /// an `exempt` node: the root, or a singular search's repeat of its parent).
     fn near_horizon(
+        &self,
         pos: &G,
         depth: i32,
         (alpha, beta): (i32, i32),
@@ -539,7 +554,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     ) -> Result<Option<i32>, i32> {
         let near = (!pv_node && depth <= RFP_DEPTH && beta.abs() < EVAL_LIMIT)
             || (G::FUTILITY_MARGINS.is_some() && depth <= FP_DEPTH);
-        let eval = (!exempt && near).then(|| Self::evaluate(pos));
+        let eval = (!exempt && near).then(|| self.evaluate(pos));
         if let Some(score) = eval.and_then(|e| Self::reverse_futility(e, depth, beta, pv_node)) {
             return Err(score);
         }

@@ -608,3 +608,44 @@ fn loader_rejects_bad_bucket_counts() {
     long.push(0);
     assert_eq!(Network::from_bytes(&long), Err(NetError::Length(want + 1, want)));
 }
+
+#[test]
+fn the_eval_cache_changes_no_search_and_keeps_nets_apart() {
+    use crate::search::engine::{Engine, EngineOptions, SearchLimits};
+    let options = EngineOptions { threads: 1, hash_mib: 4 };
+    let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
+    let net = Network::embedded();
+    let mut blocked = AtaxxStandard::startpos();
+    for sq in [19, 25, 27, 33] {
+        blocked.block(sq);
+    }
+    for start in [AtaxxStandard::startpos(), blocked] {
+        // One engine with the cache and one without play the same game move by move (the
+        // cache lives across the searches of a game, as in the self-play generator).
+        let (mut with, mut without) = (Engine::new(&options), Engine::new(&options));
+        with.set_eval_cache(true);
+        let (mut pos, mut history) = (NetAtaxx::new(start, Some(net)), Vec::new());
+        for ply in 0..40 {
+            if pos.outcome().is_some() {
+                break;
+            }
+            let a = with.search(&pos, &history, &limits, &mut |_| {});
+            let b = without.search(&pos, &history, &limits, &mut |_| {});
+            assert_eq!(a.best_move, b.best_move, "ply {ply}");
+            assert_eq!(
+                (a.info.nodes, a.info.score, &a.info.pv),
+                (b.info.nodes, b.info.score, &b.info.pv)
+            );
+            history.push(pos.hash());
+            pos.play(a.best_move.expect("a move"));
+        }
+        assert!(with.eval_cache_filled() > 1_000, "{}", with.eval_cache_filled());
+        assert_eq!(without.eval_cache_filled(), 0);
+    }
+    // Two nets never share an entry; the hand-made evaluation is not cached.
+    let other = leak(random_tuple_net(5, 32));
+    let pos = AtaxxStandard::startpos();
+    let (a, b) = (NetAtaxx::new(pos.clone(), Some(net)), NetAtaxx::new(pos.clone(), Some(other)));
+    assert_ne!(a.eval_key(), b.eval_key());
+    assert_eq!(NetAtaxx::new(pos, None).eval_key(), None);
+}
