@@ -26,7 +26,7 @@ const NODES: u64 = 14_710;
 const NET_NODES: u64 = 5_766;
 
 fn net_search_nodes(depth: u32) -> u64 {
-    let mut engine = Engine::<NetAtaxx<false>>::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let mut engine = Engine::<NetAtaxx<false>>::new(&EngineOptions::default());
     let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
     let root = NetAtaxx::new(AtaxxStandard::startpos(), Some(Network::embedded()));
     let result = engine.search(black_box(&root), &[], &limits, &mut |_| {});
@@ -35,7 +35,7 @@ fn net_search_nodes(depth: u32) -> u64 {
 }
 
 fn search_nodes(depth: u32) -> u64 {
-    let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions::default());
     let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
     let result = engine.search(black_box(&AtaxxStandard::startpos()), &[], &limits, &mut |_| {});
     assert_eq!(result.info.depth, depth);

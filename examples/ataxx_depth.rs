@@ -16,7 +16,11 @@ fn main() {
     let time = Duration::from_millis(millis);
     let mut summary = Vec::new();
     for threads in [1, 2] {
-        let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions { threads, hash_mib: 64 });
+        let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions {
+            threads,
+            hash_mib: 64,
+            eval_cache: false,
+        });
         let limits = SearchLimits {
             soft_time: Some(time),
             hard_time: Some(time),

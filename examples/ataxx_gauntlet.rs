@@ -232,7 +232,7 @@ fn main() {
     let hand = args.get(3).is_some_and(|a| a == "hand");
     args.truncate(3);
     let args: Vec<u64> = args.iter().map(|a| a.parse().expect("a number")).collect();
-    let options = EngineOptions { threads: 1, hash_mib: 16 };
+    let options = EngineOptions::default();
     let mut opponent =
         if hand { Opponent::Hand(Box::new(Engine::new(&options))) } else { Opponent::Reference };
     let openings = args.first().copied().unwrap_or(50);

@@ -23,7 +23,7 @@ fn main() {
     let games = args.first().copied().unwrap_or(100);
     let nodes = args.get(1).copied().unwrap_or(4000);
     let mut rng = KeyStream::new(args.get(2).copied().unwrap_or(1));
-    let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let mut engine = Engine::<AtaxxStandard>::new(&EngineOptions::default());
     let header: Vec<String> = (0..FEATURES).map(|i| format!("f{i}")).collect();
     println!("result,phase,{},fen", header.join(","));
     let mut totals = [0u32; 3];

@@ -263,6 +263,49 @@ fn uai_evaluates_with_the_embedded_net_unless_classic() {
 }
 
 #[test]
+fn uai_eval_cache_option_is_listed_set_and_changes_no_search() {
+    let search = "position startpos moves f1 b7\ngo nodes 20000\nposition startpos moves f1 b7 f2\n\
+                  go nodes 20000\nquit\n";
+    // The search lines without their times: `info` (depth, score, nodes, line) and `bestmove`.
+    let searched = |text: &[String]| -> Vec<String> {
+        let timed = |w: &&str| *w != "nps" && *w != "time";
+        text.iter()
+            .filter(|l| l.starts_with("info depth ") || l.starts_with("bestmove"))
+            .map(|l| {
+                let words: Vec<&str> = l.split(' ').collect();
+                let mut kept = Vec::new();
+                let mut i = 0;
+                while i < words.len() {
+                    if timed(&words[i]) {
+                        kept.push(words[i]);
+                        i += 1;
+                    } else {
+                        i += 2;
+                    }
+                }
+                kept.join(" ")
+            })
+            .collect()
+    };
+    let plain = lines(&bitsolve(&["ataxx", "uai"], &format!("uai\n{search}")));
+    assert!(plain.iter().any(|l| l == "option name EvalCache type check default false"));
+    let flag =
+        lines(&bitsolve(&["ataxx", "uai", "--eval-cache", "true"], &format!("uai\n{search}")));
+    assert!(flag.iter().any(|l| l == "option name EvalCache type check default true"));
+    let set = "setoption name EvalCache value maybe\nsetoption name EvalCache value true\nuai\n";
+    let option = bitsolve(&["ataxx", "uai"], &format!("{set}{search}"));
+    assert!(stderr(&option).contains("EvalCache must be true or false"), "{}", stderr(&option));
+    let option = lines(&option);
+    assert!(option.iter().any(|l| l == "option name EvalCache type check default true"));
+    // The same searches node for node (the second one after the first, as in a game).
+    let want = searched(&plain);
+    assert_eq!(want.iter().filter(|l| l.starts_with("bestmove")).count(), 2, "{plain:?}");
+    assert!(want.len() > 8, "{want:?}");
+    assert_eq!(searched(&flag), want);
+    assert_eq!(searched(&option), want);
+}
+
+#[test]
 fn uai_time_options_are_listed_set_and_checked() {
     let input = "setoption name TimeUse value 250\nsetoption name TimeByNodes value true\n\
                  setoption name TimeUse value 5\nsetoption name TimeByNodes value maybe\n\

@@ -206,7 +206,7 @@ fn run_engine(position: &str, depth: u32) -> Result<u64> {
     let pos = AtaxxStandard::parse_position(position)
         .with_context(|| format!("bench position {position}"))?;
     let start = Instant::now();
-    let mut engine = Engine::new(&EngineOptions { threads: 1, hash_mib: 16 });
+    let mut engine = Engine::new(&EngineOptions { threads: 1, hash_mib: 16, eval_cache: false });
     let root = NetAtaxx::new(pos, Some(Network::embedded()));
     let limits = SearchLimits { depth: Some(depth), ..SearchLimits::default() };
     let found = engine.search(&root, &[], &limits, &mut |_| {});

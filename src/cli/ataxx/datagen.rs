@@ -361,10 +361,10 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<ExitCode> {
         for _ in 0..args.threads {
             let (next, tx) = (Arc::clone(&next), tx.clone());
             scope.spawn(move || {
-                let options = EngineOptions { threads: 1, hash_mib: args.hash as usize };
+                // The evaluation cache: the same games, about 1.35 times as fast.
+                let options =
+                    EngineOptions { threads: 1, hash_mib: args.hash as usize, eval_cache: true };
                 let mut engine = Engine::new(&options);
-                // The same games, about 1.35 times as fast (`Engine::set_eval_cache`).
-                engine.set_eval_cache(true);
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= args.games {

@@ -93,6 +93,10 @@ pub struct EngineArgs {
     /// Under a clock, percent of the time left always kept back (`TimeReserve` in UAI).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=90))]
     time_reserve: u32,
+    /// Keep a cache of the net's evaluations (the same search node for node, faster in short
+    /// searches; `EvalCache` in UAI; `src/search/engine/evalcache.rs`).
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    eval_cache: bool,
 }
 
 impl EngineArgs {
@@ -107,6 +111,7 @@ impl EngineArgs {
             time_by_nodes: false,
             time_horizon: 0,
             time_reserve: 20,
+            eval_cache: false,
         }
     }
 
@@ -121,6 +126,10 @@ impl EngineArgs {
 
     /// The engine options these flags ask for.
     fn options(&self) -> EngineOptions {
-        EngineOptions { threads: usize::from(self.threads), hash_mib: self.hash as usize }
+        EngineOptions {
+            threads: usize::from(self.threads),
+            hash_mib: self.hash as usize,
+            eval_cache: self.eval_cache,
+        }
     }
 }

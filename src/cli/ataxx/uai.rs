@@ -17,7 +17,8 @@
 //! `TimeHorizon` (at most this many moves assumed left, `--time-horizon`), `TimeReserve`
 //! (percent of the clock kept back, `--time-reserve`) and `TimeByNodes` (stretch the soft limit
 //! when the best move took a small share of the nodes, `--time-by-nodes`) shape how the clock
-//! is spent (`timeman`).
+//! is spent (`timeman`). `EvalCache` (`--eval-cache`) keeps a cache of the net's evaluations:
+//! the same search, faster in short searches.
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
@@ -447,6 +448,7 @@ impl<const POLISH: bool> Session<POLISH> {
                         "option name TimeReserve type spin default {} min 0 max 90",
                         self.args.time_reserve
                     ),
+                    format!("option name EvalCache type check default {}", self.options.eval_cache),
                     format!("option name UseNNUE type check default {}", self.eval.enabled),
                     format!("option name EvalFile type string default {}", self.eval.name),
                     "uaiok".into(),
@@ -529,6 +531,7 @@ impl<const POLISH: bool> Session<POLISH> {
         match name.to_ascii_lowercase().as_str() {
             "hash" => self.options.hash_mib = spin("Hash", 1, 65_536)?,
             "threads" => self.options.threads = spin("Threads", 1, 256)?,
+            "evalcache" => self.options.eval_cache = check("EvalCache")?,
             "usennue" => {
                 self.eval.enabled = check("UseNNUE")?;
                 self.searcher_mut().clear();

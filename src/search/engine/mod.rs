@@ -47,11 +47,17 @@ pub struct EngineOptions {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mib: usize,
+    /// Keep a cache of static evaluations (`G::EVAL_CACHE_BITS` slots as a power of two;
+    /// none for a game that sets none; `src/search/engine/evalcache.rs`). The search is the
+    /// same node for node, only faster where the evaluation is dear and the searches short:
+    /// the Ataxx self-play generator's 5,000-node searches with a net ran 1.33-1.39 times as
+    /// fast, 1-s searches about 1.5 %.
+    pub eval_cache: bool,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { threads: 1, hash_mib: 16 }
+        EngineOptions { threads: 1, hash_mib: 16, eval_cache: false }
     }
 }
 
@@ -113,7 +119,7 @@ pub struct Engine<G: Evaluate> {
     options: EngineOptions,
     tt: Arc<TranspositionTable<EngineEntry>>,
     /// Static evaluations by [`Evaluate::eval_key`]: no slots unless
-    /// [`Engine::set_eval_cache`] turned it on (see `evalcache.rs`).
+    /// [`EngineOptions::eval_cache`] (see `evalcache.rs`).
     eval_cache: Arc<EvalCache>,
     /// Generation of the next search, in `1..GENERATION_LIMIT`.
     generation: u16,
@@ -126,7 +132,7 @@ impl<G: Evaluate> Engine<G> {
         Engine {
             options: options.clone(),
             tt: Arc::new(TranspositionTable::new(options.hash_mib)),
-            eval_cache: Arc::new(EvalCache::new(0)),
+            eval_cache: Arc::new(Self::new_eval_cache(options)),
             generation: 1,
             _game: std::marker::PhantomData,
         }
@@ -139,18 +145,14 @@ impl<G: Evaluate> Engine<G> {
         } else {
             self.tt = Arc::new(TranspositionTable::new(options.hash_mib));
         }
-        self.eval_cache.clear();
+        self.eval_cache = Arc::new(Self::new_eval_cache(options));
         self.options = options.clone();
         self.generation = 1;
     }
 
-    /// Turns the cache of static evaluations on (`G::EVAL_CACHE_BITS` slots, as a power of two;
-    /// none for a game that sets none) or off; either way it starts empty. The search is the
-    /// same node for node, only faster where the evaluation is dear and the searches short:
-    /// the Ataxx self-play generator's 5,000-node searches with a net ran 1.33-1.39 times as
-    /// fast, 1-s searches about 1.5 % (hence off by default; `src/search/engine/evalcache.rs`).
-    pub fn set_eval_cache(&mut self, on: bool) {
-        self.eval_cache = Arc::new(EvalCache::new(if on { G::EVAL_CACHE_BITS } else { 0 }));
+    /// The evaluation cache `options` ask for, empty.
+    fn new_eval_cache(options: &EngineOptions) -> EvalCache {
+        EvalCache::new(if options.eval_cache { G::EVAL_CACHE_BITS } else { 0 })
     }
 
     /// Slots of the evaluation cache in use (tests).

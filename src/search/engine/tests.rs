@@ -163,7 +163,7 @@ fn stop_flag_works_from_another_thread() {
 
 #[test]
 fn two_threads_search_and_agree_on_proven_results() {
-    let options = EngineOptions { threads: 2, hash_mib: 4 };
+    let options = EngineOptions { threads: 2, hash_mib: 4, eval_cache: false };
     let mut engine = Engine::<AtaxxStandard>::new(&options);
     let pos = AtaxxStandard::startpos();
     let mut iterations = 0;

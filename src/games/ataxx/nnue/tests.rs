@@ -612,7 +612,8 @@ fn loader_rejects_bad_bucket_counts() {
 #[test]
 fn the_eval_cache_changes_no_search_and_keeps_nets_apart() {
     use crate::search::engine::{Engine, EngineOptions, SearchLimits};
-    let options = EngineOptions { threads: 1, hash_mib: 4 };
+    let options = EngineOptions { threads: 1, hash_mib: 4, eval_cache: false };
+    let cached = EngineOptions { eval_cache: true, ..options.clone() };
     let limits = SearchLimits { nodes: Some(3_000), ..SearchLimits::default() };
     let net = Network::embedded();
     let mut blocked = AtaxxStandard::startpos();
@@ -622,8 +623,7 @@ fn the_eval_cache_changes_no_search_and_keeps_nets_apart() {
     for start in [AtaxxStandard::startpos(), blocked] {
         // One engine with the cache and one without play the same game move by move (the
         // cache lives across the searches of a game, as in the self-play generator).
-        let (mut with, mut without) = (Engine::new(&options), Engine::new(&options));
-        with.set_eval_cache(true);
+        let (mut with, mut without) = (Engine::new(&cached), Engine::new(&options));
         let (mut pos, mut history) = (NetAtaxx::new(start, Some(net)), Vec::new());
         for ply in 0..40 {
             if pos.outcome().is_some() {
