@@ -287,21 +287,22 @@ fn uai_eval_cache_option_is_listed_set_and_changes_no_search() {
             })
             .collect()
     };
-    let plain = lines(&bitsolve(&["ataxx", "uai"], &format!("uai\n{search}")));
+    // On by default; off by the flag or the option.
+    let cached = lines(&bitsolve(&["ataxx", "uai"], &format!("uai\n{search}")));
+    assert!(cached.iter().any(|l| l == "option name EvalCache type check default true"));
+    let plain =
+        lines(&bitsolve(&["ataxx", "uai", "--eval-cache", "false"], &format!("uai\n{search}")));
     assert!(plain.iter().any(|l| l == "option name EvalCache type check default false"));
-    let flag =
-        lines(&bitsolve(&["ataxx", "uai", "--eval-cache", "true"], &format!("uai\n{search}")));
-    assert!(flag.iter().any(|l| l == "option name EvalCache type check default true"));
-    let set = "setoption name EvalCache value maybe\nsetoption name EvalCache value true\nuai\n";
+    let set = "setoption name EvalCache value maybe\nsetoption name EvalCache value false\nuai\n";
     let option = bitsolve(&["ataxx", "uai"], &format!("{set}{search}"));
     assert!(stderr(&option).contains("EvalCache must be true or false"), "{}", stderr(&option));
     let option = lines(&option);
-    assert!(option.iter().any(|l| l == "option name EvalCache type check default true"));
+    assert!(option.iter().any(|l| l == "option name EvalCache type check default false"));
     // The same searches node for node (the second one after the first, as in a game).
     let want = searched(&plain);
     assert_eq!(want.iter().filter(|l| l.starts_with("bestmove")).count(), 2, "{plain:?}");
     assert!(want.len() > 8, "{want:?}");
-    assert_eq!(searched(&flag), want);
+    assert_eq!(searched(&cached), want);
     assert_eq!(searched(&option), want);
 }
 

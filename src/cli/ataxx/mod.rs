@@ -94,8 +94,9 @@ pub struct EngineArgs {
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=90))]
     time_reserve: u32,
     /// Keep a cache of the net's evaluations (the same search node for node, faster in short
-    /// searches; `EvalCache` in UAI; `src/search/engine/evalcache.rs`).
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    /// searches; `EvalCache` in UAI; `--eval-cache false` turns it off;
+    /// `src/search/engine/evalcache.rs`).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     eval_cache: bool,
 }
 
