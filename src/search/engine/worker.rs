@@ -292,15 +292,14 @@ impl<'a, G: Evaluate> Worker<'a, G> {
     fn evaluate(&self, pos: &G) -> i32 {
         let cache = &self.shared.eval_cache;
         let key = if cache.is_off() { None } else { pos.eval_key() };
-        if let Some(key) = key {
-            if let Some(eval) = cache.probe(key) {
-                return eval;
-            }
-            let eval = pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
-            cache.store(key, eval);
+        if let Some(eval) = key.and_then(|k| cache.probe(k)) {
             return eval;
         }
-        pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let eval = pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if let Some(k) = key {
+            cache.store(k, eval);
+        }
+        eval
     }
 
     /// Makes sure the per-ply buffers reach `ply`.
