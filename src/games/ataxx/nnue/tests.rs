@@ -93,14 +93,14 @@ fn embedded_net_loads_and_round_trips() {
 }
 
 #[test]
-fn embedded_net_is_net22a() {
-    let net22a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net22a.nnue"));
+fn embedded_net_is_net26a() {
+    let net26a = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/ataxx/net26a.nnue"));
     assert_eq!(
         EMBEDDED,
-        net22a.as_slice(),
-        "nets/ataxx/default.nnue must be a copy of net22a.nnue"
+        net26a.as_slice(),
+        "nets/ataxx/default.nnue must be a copy of net26a.nnue"
     );
-    assert_eq!(i32::from_le_bytes(net22a[28..32].try_into().unwrap()), 700);
+    assert_eq!(i32::from_le_bytes(net26a[28..32].try_into().unwrap()), 700);
 }
 
 #[test]
