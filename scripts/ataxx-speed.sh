@@ -5,7 +5,8 @@
 # and a 64 MiB table, a fresh engine per evaluation; the last `info` line of each search gives
 # its depth, nodes and nodes per second. Writes results/ataxx/speed.md (never edit it by hand).
 # Timing depends on the machine's load: the load average is written before and after.
-# Usage: scripts/ataxx-speed.sh [N=20] [MS=1000]   (env: BIN, a built bitsolve; OUT)
+# Usage: scripts/ataxx-speed.sh [N=20] [MS=1000]   (env: BIN, a built bitsolve; OUT; NET, a net
+# file the "net" rows search with through `--eval-file` instead of the embedded net)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20}
@@ -23,6 +24,7 @@ tmp=$(mktemp -d)
 for eval in net classic; do
   flag=()
   [ "$eval" = classic ] && flag=(--classic)
+  [ "$eval" = net ] && [ -n "${NET:-}" ] && flag=(--eval-file "$NET")
   {
     echo "uai"
     for o in "${openings[@]}"; do
@@ -48,6 +50,7 @@ summary() {
   echo "Written by \`scripts/ataxx-speed.sh $n $ms\` with \`$version\`: the first $n bundled openings"
   echo "(\`datasets/ataxx/openings.txt\`, standard rules), \`go movetime $ms\`, one thread, 64 MiB"
   echo "table. Load average (1, 5, 15 min) before: $load_before; after: $load_after (2 cores)."
+  [ -n "${NET:-}" ] && echo "The net rows searched with \`--eval-file $NET\` (NET=$NET)."
   echo "A search that proves a win or a loss stops before its time (a low depth below)."
   echo
   echo "| evaluation | searches | mean depth | min depth | max depth | mean nodes | mean nodes/s |"

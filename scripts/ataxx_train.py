@@ -608,19 +608,34 @@ def init_from_file(net, path):
         readable.append((4, BlockedTupleNet.INPUTS))
         if version == 4 and len(data) >= 36:
             buckets, off = struct.unpack("<I", data[32:36])[0], 36
-    want = off + 2 * (inputs * net.hidden + net.hidden + buckets * net.hidden) + 4 * buckets
-    if (version, inputs) not in readable or hidden != net.hidden or len(data) != want or \
+    want = off + 2 * (inputs * hidden + hidden + buckets * hidden) + 4 * buckets
+    if (version, inputs) not in readable or not 0 < hidden <= net.hidden or len(data) != want or \
             buckets not in (1, getattr(net, "buckets", 1)):
         sys.exit(f"--init {path}: version {version}, {inputs} inputs, {hidden} hidden units, "
                  f"{buckets} output buckets, {len(data)} bytes; want (version, inputs) in "
-                 f"{readable}, {net.hidden} hidden, {getattr(net, 'buckets', 1)} buckets (or a "
-                 f"version-3 net), {want} bytes")
+                 f"{readable}, at most {net.hidden} hidden, {getattr(net, 'buckets', 1)} buckets "
+                 f"(or a version-3 net), {want} bytes")
     w1, b1, w2, b2 = read_net(data)
-    net.w1[:inputs] = w1 / QA
-    net.b1[...] = b1 / QA
+    h = hidden
+    net.w1[:inputs, :h] = w1 / QA
+    net.b1[:h] = b1 / QA
     # A version-3 net's one output layer goes into every bucket (numpy broadcasting).
-    net.w2[...] = (w2 if buckets > 1 else w2[0]) / QB
+    if isinstance(net, BucketTupleNet):
+        net.w2[:, :h] = (w2 if buckets > 1 else w2[0]) / QB
+    else:
+        net.w2[:h] = w2[0] / QB
     net.b2[...] = b2 / (QA * QB)
+    if h < net.hidden:
+        # Widening: the new units keep their random input weights but get output weights of
+        # zero, so the wider net computes exactly the file's logits at the start and the new
+        # units' output weights are learnt first (their input weights follow once those are
+        # not zero).
+        if inputs < net.w1.shape[0]:
+            net.w1[inputs:, h:] = 0
+        if isinstance(net, BucketTupleNet):
+            net.w2[:, h:] = 0
+        else:
+            net.w2[h:] = 0
 
 
 def main():
@@ -651,8 +666,9 @@ def main():
     ap.add_argument("--augment", action="store_true", help="a random board symmetry per batch")
     ap.add_argument("--checkpoint", help="save after each epoch here; resume from it")
     ap.add_argument("--init", help="start from this net file's weights (tuples, format version 2, "
-                    "or 3 for tuples-blocked; the same hidden size) instead of random ones: "
-                    "fine-tuning on new data")
+                    "or 3 for tuples-blocked, or 4 for tuples-buckets; the same hidden size, or "
+                    "fewer units: the net is widened, the new units' output weights zero) instead "
+                    "of random ones: fine-tuning on new data")
     ap.add_argument("--scale", type=int, help="evaluation scale written to the net (default: the "
                     "fitted K); the search plays better with larger units than K, about 700 for "
                     "net6a (results/ataxx/sprt/README.md)")
