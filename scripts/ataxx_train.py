@@ -620,22 +620,11 @@ def init_from_file(net, path):
     net.w1[:inputs, :h] = w1 / QA
     net.b1[:h] = b1 / QA
     # A version-3 net's one output layer goes into every bucket (numpy broadcasting).
-    if isinstance(net, BucketTupleNet):
-        net.w2[:, :h] = (w2 if buckets > 1 else w2[0]) / QB
-    else:
-        net.w2[:h] = w2[0] / QB
+    net.w2[..., :h] = (w2 if buckets > 1 else w2[0]) / QB
     net.b2[...] = b2 / (QA * QB)
-    if h < net.hidden:
-        # Widening: the new units keep their random input weights but get output weights of
-        # zero, so the wider net computes exactly the file's logits at the start and the new
-        # units' output weights are learnt first (their input weights follow once those are
-        # not zero).
-        if inputs < net.w1.shape[0]:
-            net.w1[inputs:, h:] = 0
-        if isinstance(net, BucketTupleNet):
-            net.w2[:, h:] = 0
-        else:
-            net.w2[h:] = 0
+    # Widening (h < net.hidden): the new units keep their random input weights but get output
+    # weights of zero, so the wider net computes exactly the file's logits at the start.
+    net.w2[..., h:] = 0
 
 
 def main():
