@@ -390,6 +390,15 @@ pub trait Evaluate: Game {
     /// The margins are the game's, as only its evaluation's units say what "far below" is.
     const FUTILITY_MARGINS: Option<(i32, i32)> = None;
 
+    /// History-driven late move reductions, or `None` (the default) for the engine's plain
+    /// ones. With `Some((per_ply, max, divisor))` a cutoff at `depth` plies moves the history
+    /// of its move (and, the other way, of the moves tried before it) by `min(per_ply * depth,
+    /// max)` instead of `depth^2`, and a late move's reduction is lessened by its history
+    /// divided by `divisor`, rounded (histories stay within `±2^14`, so with a divisor above
+    /// `2^14 / 1.5` by at most one ply either way). Like the margins, the values are the
+    /// game's: they were measured with its evaluation.
+    const HISTORY_REDUCTIONS: Option<(i32, i32, i32)> = None;
+
     /// Slots, as a power of two, of the engine's cache of static evaluations (0, the default:
     /// no cache). Worth it when [`Evaluate::evaluate`] costs far more than a memory probe, as a
     /// neural net's sum does; the positions are cached under [`Evaluate::eval_key`].

@@ -57,11 +57,10 @@ impl<M: Copy + Eq + Hash> MoveOrdering<M> {
         self.killers.contains(mv, ply)
     }
 
-    /// `best` caused a cutoff at `ply` with `depth` plies left, after `tried` failed: rewards
-    /// `best` (killer, history) and penalises the others.
-    pub fn reward(&mut self, best: M, tried: &[M], ply: u32, depth: i32) {
+    /// `best` caused a cutoff at `ply` after `tried` failed: rewards `best` (killer, history
+    /// by `bonus`, at least 0) and penalises the others (history by `-bonus`).
+    pub fn reward(&mut self, best: M, tried: &[M], ply: u32, bonus: i32) {
         self.killers.note(best, ply);
-        let bonus = (depth * depth).min(HISTORY_MAX / 4);
         self.update(&best, ply, bonus);
         for mv in tried {
             self.update(mv, ply, -bonus);
@@ -84,7 +83,7 @@ mod tests {
     fn hint_then_killer_then_history() {
         let mut o = MoveOrdering::<u16>::new();
         assert_eq!(o.score(&7, 3, 0), 0);
-        o.reward(7, &[5, 6], 3, 4);
+        o.reward(7, &[5, 6], 3, 16);
         assert!(o.is_killer(&7, 3) && !o.is_killer(&7, 2));
         assert!(o.score(&7, 3, 0) > o.score(&8, 3, 0));
         assert!(o.score(&5, 3, 0) < 0);
@@ -92,7 +91,7 @@ mod tests {
         assert!(o.score(&8, 3, 1) > o.score(&9, 3, 0) + HISTORY_MAX);
         assert!(o.score(&7, 3, 0) > o.score(&8, 3, 2));
         for _ in 0..10_000 {
-            o.reward(7, &[], 1, 30);
+            o.reward(7, &[], 1, HISTORY_MAX / 4);
         }
         assert!(o.history(&7, 1) <= HISTORY_MAX);
     }

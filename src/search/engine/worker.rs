@@ -4,7 +4,8 @@
 //! The node, top to bottom: game end and draw detection, mate-distance pruning, the horizon
 //! (static evaluation), the table probe, reverse futility pruning, internal iterative
 //! reduction (a ply less without a table move), then the moves in order
-//! (table move, hint, killers, history) with late move pruning and late move reductions. The
+//! (table move, hint, killers, history) with late move pruning and late move reductions
+//! (lessened by the move's history where the game asks, `Evaluate::HISTORY_REDUCTIONS`). The
 //! table's move is extended by a ply when a half-depth search without it shows it is singular
 //! (and a node where another move also reaches the table's bound returns at once: multicut).
 //! Threads share only the table and the stop flag (Lazy SMP).
@@ -15,7 +16,7 @@ use std::time::Instant;
 
 use super::entry::{Bound, EngineEntry, NO_MOVE, from_tt, to_tt};
 use super::evalcache::EvalCache;
-use super::ordering::{MoveOrdering, TT_MOVE_SCORE};
+use super::ordering::{HISTORY_MAX, MoveOrdering, TT_MOVE_SCORE};
 use super::{
     EVAL_LIMIT, Evaluate, MAX_PLY, SearchInfo, SearchLimits, WIN, loss_in, mate_distance, win_in,
 };
@@ -411,7 +412,7 @@ impl<'a, G: Evaluate> Worker<'a, G> {
                     best_index = index;
                     self.record_best(mv, index, ply, pv_node);
                     if score >= beta {
-                        self.ordering.reward(mv, &tried, ply, depth);
+                        self.ordering.reward(mv, &tried, ply, history_bonus::<G>(depth));
                         break;
                     }
                 }
@@ -617,7 +618,8 @@ impl<'a, G: Evaluate> Worker<'a, G> {
             && !self.ordering.is_killer(&mv, ply)
         {
             let r = i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)])
-                + i32::from(!pv_node);
+                + i32::from(!pv_node)
+                - history_relief::<G>(self.ordering.history(&mv, ply));
             r.clamp(0, depth - 2)
         } else {
             0
@@ -708,6 +710,24 @@ fn futility_bound<G: Evaluate>(eval: Option<i32>, depth: i32, alpha: i32) -> Opt
     (depth <= FP_DEPTH && alpha.abs() < EVAL_LIMIT).then_some(eval + base + per_ply * depth)
 }
 
+/// The history bonus of a cutoff at `depth` plies: the game's [`Evaluate::HISTORY_REDUCTIONS`]
+/// step, else `depth^2` (at most a quarter of the range).
+fn history_bonus<G: Evaluate>(depth: i32) -> i32 {
+    match G::HISTORY_REDUCTIONS {
+        Some((per_ply, max, _)) => (per_ply * depth).clamp(0, max),
+        None => (depth * depth).min(HISTORY_MAX / 4),
+    }
+}
+
+/// Plies a late move's reduction is lessened by for its `history`: the history divided by the
+/// game's [`Evaluate::HISTORY_REDUCTIONS`] divisor, rounded half away from zero; 0 without.
+fn history_relief<G: Evaluate>(history: i32) -> i32 {
+    match G::HISTORY_REDUCTIONS {
+        Some((_, _, divisor)) => (history + history.signum() * (divisor / 2)) / divisor,
+        None => 0,
+    }
+}
+
 /// Internal iterative reduction: `depth` less a ply when the node has no table move at
 /// [`IIR_DEPTH`] or more, unless `exempt` (the root, which orders by the last iteration, or a
 /// singular search's repeat of its parent).
@@ -775,5 +795,25 @@ mod tests {
         assert!(!late_move_prunes(true, 9, -INFINITY, FP_MOVES, below));
         // And not when the bound is above alpha.
         assert!(!late_move_prunes(true, 9, 0, FP_MOVES + 5, (false, false)));
+    }
+
+    #[test]
+    fn history_reductions_are_the_net_evaluations_only() {
+        // The hand-made evaluation keeps depth^2 bonuses and plain reductions.
+        assert_eq!(history_bonus::<AtaxxStandard>(5), 25);
+        assert_eq!(history_bonus::<AtaxxStandard>(200), HISTORY_MAX / 4);
+        assert_eq!(history_relief::<AtaxxStandard>(HISTORY_MAX), 0);
+        // The net's: 300 a ply up to 1,500.
+        assert_eq!(history_bonus::<Net>(1), 300);
+        assert_eq!(history_bonus::<Net>(4), 1200);
+        assert_eq!(history_bonus::<Net>(9), 1500);
+        // Its relief is the history over 12,288 rounded half away from zero, as
+        // `(h as f32 / 12288.0).round()` (the form the match tested) over the whole range.
+        for h in -HISTORY_MAX..=HISTORY_MAX {
+            assert_eq!(history_relief::<Net>(h), (h as f32 / 12288.0).round() as i32, "{h}");
+        }
+        assert_eq!(history_relief::<Net>(6143), 0);
+        assert_eq!(history_relief::<Net>(6144), 1);
+        assert_eq!(history_relief::<Net>(-6144), -1);
     }
 }

@@ -537,6 +537,11 @@ impl<const POLISH: bool> Evaluate for NetAtaxx<POLISH> {
     /// (`results/ataxx/sprt/fp-vs-base/`).
     const FUTILITY_MARGINS: Option<(i32, i32)> = Some((160, 80));
 
+    /// A cutoff moves a history by `min(300 * depth, 1500)`; a late move is reduced a ply
+    /// less at a history of 6,144 or more, a ply more at -6,144 or less (Zataxx's values;
+    /// adopted by its fixed 1,000-game match, `results/ataxx/sprt/`).
+    const HISTORY_REDUCTIONS: Option<(i32, i32, i32)> = Some((300, 1500, 12288));
+
     /// 2^16 slots (512 KiB).
     const EVAL_CACHE_BITS: u32 = 16;
 
