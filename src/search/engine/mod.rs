@@ -114,7 +114,7 @@ pub struct SearchResult<M> {
 /// The search is iterative-deepening principal variation search with aspiration windows over
 /// the lock-free [`TranspositionTable`] (entries in `entry.rs`), ordered by table move,
 /// [`Evaluate::move_hint`], killers and history, with reverse futility pruning, late move
-/// pruning and late move reductions (see `worker.rs`). With `threads > 1` the helpers run the
+/// pruning and late move reductions (see `worker/mod.rs`). With `threads > 1` the helpers run the
 /// same search on the shared table (Lazy SMP) and the calling thread's result is returned.
 pub struct Engine<G: Evaluate> {
     options: EngineOptions,
