@@ -35,8 +35,8 @@
 //! tempo is worth about 1.5 stones before the endgame, safe stones about one stone, a stone
 //! next to a square the opponent can reach costs about half a stone.
 
-use super::Ataxx;
 use super::tables::{NEIGHBOURS, dilate, reach};
+use super::{Ataxx, AtaxxMove};
 use crate::game::Evaluate;
 use crate::game::Game;
 
@@ -94,6 +94,15 @@ impl<const POLISH: bool> Ataxx<POLISH> {
         ]
     }
 
+    /// A move's ordering hint: `per_flip` units per stone it flips plus `per_clone` for a
+    /// clone; a pass gets -1000.
+    #[inline]
+    pub fn hint_weighted(&self, mv: AtaxxMove, per_flip: i32, per_clone: i32) -> i32 {
+        let Some(to) = mv.to() else { return -1000 };
+        let flips = (NEIGHBOURS[to as usize] & self.stones(!self.side_to_move()).0).count_ones();
+        per_flip * flips as i32 + per_clone * i32::from(mv.is_clone())
+    }
+
     /// The phase: empty squares per valid square, in 1/256ths (256 on an empty board).
     pub fn phase(&self) -> i32 {
         let valid = self.valid().count().max(1) as i32;
@@ -114,10 +123,10 @@ impl<const POLISH: bool> Evaluate for Ataxx<POLISH> {
         }
     }
 
+    /// Two units per stone the move flips and one for a clone (the net evaluation weighs them
+    /// the other way: [`Ataxx::hint_weighted`]).
     fn move_hint(&self, mv: <Self as Game>::Move) -> i32 {
-        let Some(to) = mv.to() else { return -1000 };
-        let flips = (NEIGHBOURS[to as usize] & self.stones(!self.side_to_move()).0).count_ones();
-        2 * flips as i32 + i32::from(mv.is_clone())
+        self.hint_weighted(mv, 2, 1)
     }
 
     /// A jump that flips nothing: it only moves a stone away, leaving a hole behind.
