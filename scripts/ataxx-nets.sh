@@ -7,8 +7,10 @@
 # `self-uai:--classic` (the hand-made evaluation), same binary, standard rules, 1 s + 10 ms, the bundled openings with both colours, 2 games at a
 # time. Each match writes results/ataxx/nets/<net>-vs-classic.{txt,pgn}. Then
 # results/ataxx/changelog.md is rebuilt from every match file there (Elo of the change with its
-# 95% error bar, as the match runner printed it), then a table of the SPRT tests between nets
-# from results/ataxx/sprt/*/match.log (cuteataxx logs).
+# 95% error bar, as the match runner printed it), then a table of the SPRT and fixed-match tests
+# of nets and engine changes from results/ataxx/sprt/*/match.log (cuteataxx logs), each with its
+# verdict from results/ataxx/sprt/verdicts.tsv (test, verdict, deciding test and rule: the record
+# of results/ataxx/sprt/README.md's decisions; add a line with each new test).
 #
 #   scripts/ataxx-nets.sh [-g GAMES] NET...     (about 6 minutes per 200 games on 2 cores)
 #   scripts/ataxx-nets.sh                       (only rebuild the changelog)
@@ -66,19 +68,24 @@ fi
     ' "$f"
   done
   echo
-  echo "Nets against their predecessors by SPRT under cuteataxx (\`results/ataxx/sprt/\`, its README has"
-  echo "the commands, builds and conditions), from the last summary lines of each \`match.log\`:"
+  echo "Engine changes and nets against their predecessors by SPRT or fixed match under cuteataxx"
+  echo "(\`results/ataxx/sprt/\`, its README has the commands, builds and conditions), from the last"
+  echo "summary lines of each \`match.log\`; the verdict (adopted or not, and which test and rule"
+  echo "decided) from \`results/ataxx/sprt/verdicts.tsv\`, the record of the README's decisions:"
   echo
-  echo "| test | games | score (+ - =) | Elo | LLR |"
-  echo "|---|---:|---|---|---|"
+  echo "| test | games | score (+ - =) | Elo | LLR | verdict | by |"
+  echo "|---|---:|---|---|---|---|---|"
+  verdicts=results/ataxx/sprt/verdicts.tsv
   for f in results/ataxx/sprt/*/match.log; do
     [ -e "$f" ] || continue
-    awk -v test="$(basename "$(dirname "$f")")" '
+    test=$(basename "$(dirname "$f")")
+    verdict=$(awk -F '\t' -v t="$test" 'NR > 1 && $1 == t { print $2 " | " $3 }' "$verdicts" 2>/dev/null)
+    awk -v test="$test" -v verdict="${verdict:-(no verdict recorded) | }" '
       /^Score of / { s = $0; sub(/.*: /, "", s); sub(/ +\[.*/, "", s); n = $NF }
       /^Elo difference: / { e = $0; sub(/^Elo difference: /, "", e); sub(/,.*/, "", e) }
       /^SPRT: / { l = $0; sub(/^SPRT: llr /, "", l); sub(/,.*/, "", l) }
       END { gsub(/ - /, " ", s); split(s, x, " ")
-            printf "| %s | %s | +%s -%s =%s | %s | %s |\n", test, n, x[1], x[2], x[3], e, l }
+            printf "| %s | %s | +%s -%s =%s | %s | %s | %s |\n", test, n, x[1], x[2], x[3], e, l, verdict }
     ' "$f"
   done
 } >results/ataxx/changelog.md

@@ -123,8 +123,8 @@ impl<const POLISH: bool> Evaluate for Ataxx<POLISH> {
         }
     }
 
-    /// Two units per stone the move flips and one for a clone (the net evaluation weighs them
-    /// the other way: [`Ataxx::hint_weighted`]).
+    /// Two units per stone the move flips and one for a clone ([`Ataxx::hint_weighted`]; the net
+    /// evaluation's hint weighs them the other way).
     fn move_hint(&self, mv: <Self as Game>::Move) -> i32 {
         self.hint_weighted(mv, 2, 1)
     }
