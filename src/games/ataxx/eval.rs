@@ -167,6 +167,21 @@ mod tests {
     }
 
     #[test]
+    fn hints_weigh_flips_and_clones_as_told() {
+        // x on a1, o on c2: the clone to a2 flips nothing, the jump a1b3 flips c2.
+        let pos = AtaxxStandard::parse_position("7/7/7/7/7/2o4/x6 x 0 1").unwrap();
+        let clone = pos.parse_move("a2").unwrap();
+        let jump = pos.parse_move("a1b3").unwrap();
+        assert!(clone.is_clone() && !jump.is_clone());
+        // The hand-made evaluation's hint: two per flip, one per clone.
+        assert_eq!((pos.move_hint(clone), pos.move_hint(jump)), (1, 2));
+        // The net's weights (one per flip, two per clone) put the clone first.
+        assert_eq!((pos.hint_weighted(clone, 1, 2), pos.hint_weighted(jump, 1, 2)), (2, 1));
+        let net = crate::games::ataxx::nnue::NetAtaxx::<false>::new(pos.clone(), None);
+        assert_eq!((net.move_hint(clone), net.move_hint(jump)), (2, 1));
+    }
+
+    #[test]
     fn features_of_the_start_position_are_symmetric() {
         let pos = AtaxxStandard::startpos();
         let f = pos.eval_features();
