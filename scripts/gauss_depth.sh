@@ -85,12 +85,15 @@ SEED=2026
   echo "on the \`Threshold\` wrapper game. Methods run: $METHODS. A position counts as solved"
   echo "within a limit if its solve finished within that time."
   echo
-  echo "| method | remaining | solved <= 1 s | solved <= $CAP s | median time (s) | max time (s) | max nodes |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
-  awk -F'\t' -v cap="$CAP" 'NR > 1 {
+  # A cap past 60 s also counts the solves within 60 s (the reach targets' limit).
+  MID=""
+  [[ "$CAP" -gt 60 ]] && MID=60
+  echo "| method | remaining | solved <= 1 s |${MID:+ solved <= $MID s |} solved <= $CAP s | median time (s) | max time (s) | max nodes |"
+  echo "|---|---:|---:|${MID:+---:|}---:|---:|---:|---:|"
+  awk -F'\t' -v cap="$CAP" -v mid="$MID" 'NR > 1 {
       k = $1 "\t" $2; total[k]++; order[++n] = k
       if ($4 != "unknown" && $6 <= cap * 1000) {
-        ok[k]++; if ($6 <= 1000) fast[k]++
+        ok[k]++; if ($6 <= 1000) fast[k]++; if (mid != "" && $6 <= mid * 1000) midc[k]++
         t[k, ok[k]] = $6 / 1000
         if ($6 / 1000 > mx[k]) mx[k] = $6 / 1000
         if ($5 + 0 > mn[k]) mn[k] = $5 + 0
@@ -102,7 +105,8 @@ SEED=2026
         split(k, f, "\t"); c = ok[k] + 0
         for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++) if (t[k, b] < t[k, a]) { x = t[k, a]; t[k, a] = t[k, b]; t[k, b] = x }
         med = c ? sprintf("%.3f", t[k, int((c + 1) / 2)]) : "-"
-        printf "| %s | %s | %d/%d | %d/%d | %s | %s | %s |\n", f[1], f[2], fast[k], total[k], c, total[k], med, c ? sprintf("%.3f", mx[k]) : "-", c ? mn[k] : "-"
+        midcell = mid != "" ? sprintf(" %d/%d |", midc[k], total[k]) : ""
+        printf "| %s | %s | %d/%d |%s %d/%d | %s | %s | %s |\n", f[1], f[2], fast[k], total[k], midcell, c, total[k], med, c ? sprintf("%.3f", mx[k]) : "-", c ? mn[k] : "-"
       }
     }' "$RAW"
   echo
