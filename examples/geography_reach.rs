@@ -233,13 +233,24 @@ fn solve_on_cpu_clock(
     (report, process_cpu_seconds() - start)
 }
 
+/// `text` parsed as `what`, or a clear error and exit code 2.
+fn parsed<T: std::str::FromStr>(what: &str, text: &str) -> T {
+    text.parse().unwrap_or_else(|_| {
+        eprintln!("geography_reach: expected {what}, got {text:?}");
+        std::process::exit(2)
+    })
+}
+
 /// Bands mode: the most seeds tried to fill the bands.
 const MAX_SEEDS: u64 = 2000;
 
 /// Bands mode's first seed: `GEOGRAPHY_REACH_FIRST_SEED`, default 1 (a fresh sample of
 /// positions never used while tuning starts past the seeds used before).
 fn first_seed() -> u64 {
-    std::env::var("GEOGRAPHY_REACH_FIRST_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(1)
+    match std::env::var("GEOGRAPHY_REACH_FIRST_SEED") {
+        Err(_) => 1,
+        Ok(v) => parsed("a seed (a whole number) in GEOGRAPHY_REACH_FIRST_SEED", &v),
+    }
 }
 
 /// Bands mode's work: `(band, seed, plies, position)` with one position of each game in each
@@ -263,9 +274,12 @@ fn band_work(
     let mut work = Vec::new();
     let mut filled = vec![0u64; bands_total as usize];
     let first = first_seed();
-    let mut seed = first - 1;
-    while seed - first + 1 < MAX_SEEDS && filled.iter().any(|&f| f < per_band) {
-        seed += 1;
+    let mut seed = first;
+    for tried in 0..MAX_SEEDS {
+        if filled.iter().all(|&f| f >= per_band) {
+            break;
+        }
+        seed = first.wrapping_add(tried);
         let mut by_band = std::collections::BTreeMap::<u64, Vec<(usize, Geography)>>::new();
         for (plies, pos) in random_game(seed).into_iter().enumerate() {
             if let Some(band) = band_of(component_edges(&pos)) {
@@ -296,7 +310,7 @@ fn solver_options(full: &str) -> (String, SolverOptions) {
         if part == "weak" {
             options.weak_numbers = true;
         } else {
-            let e = part.parse::<f64>().expect("epsilon or `weak`");
+            let e: f64 = parsed("a config's epsilon (or `weak`)", part);
             options.epsilon = (e > 0.0).then_some(e);
         }
     }
@@ -305,8 +319,9 @@ fn solver_options(full: &str) -> (String, SolverOptions) {
 
 /// Bands mode (see the module docs).
 fn bands(args: &[String]) {
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
-    let (per_band, limit, low, high) = (arg(0, 10), arg(1, 60) as f64, arg(2, 150), arg(3, 210));
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| parsed("a number", a));
+    let limit: f64 = args.get(1).map_or(60.0, |a| parsed("the limit in seconds", a));
+    let (per_band, low, high) = (arg(0, 10), arg(2, 150), arg(3, 210));
     let (width, jobs) = (arg(4, 10).max(1), arg(5, 1).max(1) as usize);
     let full = args.get(6).map_or("basic", String::as_str).to_string();
     let (name, options) = solver_options(&full);
@@ -399,15 +414,18 @@ fn bands(args: &[String]) {
 
 /// Hard mode (see the module docs): every config on every `seed:plies` position, side by side.
 fn hard(args: &[String]) {
-    let limit: f64 = args.first().map_or(60.0, |a| a.parse().expect("seconds"));
+    let limit: f64 = args.first().map_or(60.0, |a| parsed("the limit in seconds", a));
     let configs: Vec<String> =
         args.get(1).map_or("basic", String::as_str).split(',').map(str::to_string).collect();
     let specs: Vec<(u64, usize)> = args
         .iter()
         .skip(2)
         .map(|a| {
-            let (s, p) = a.split_once(':').expect("seed:plies");
-            (s.parse().expect("seed"), p.parse().expect("plies"))
+            let Some((s, p)) = a.split_once(':') else {
+                eprintln!("geography_reach: expected a position as seed:plies, got {a:?}");
+                std::process::exit(2)
+            };
+            (parsed("a seed", s), parsed("a ply count", p))
         })
         .collect();
     let mut header = "| position | edges |".to_string();
@@ -464,7 +482,7 @@ fn configured(base: &Geography, name: &str) -> Geography {
 /// Predict mode: how often [`reductions::bipartite_guess`] names the winner of solved
 /// positions of `low..=high` component edges.
 fn predict(args: &[String]) {
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| parsed("a number", a));
     let (seeds, low, high) = (arg(0, 20), arg(1, 40), arg(2, 120));
     let options = SolverOptions { threads: 1, tt_mib: 64, ..SolverOptions::default() };
     let mut solver = make_solver::<Geography>(SolverKind::Dfpn, &options);
@@ -488,7 +506,7 @@ fn predict(args: &[String]) {
 
 /// Positions mode (see the module docs): a dataset file on stdout.
 fn positions(args: &[String]) {
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| parsed("a number", a));
     let (seeds, low, high) = (arg(0, 3), arg(1, 170), arg(2, 180));
     println!("id\tposition\texpected");
     for seed in 1..=seeds {
@@ -528,7 +546,7 @@ fn main() {
         positions(&args[1..]);
         return;
     }
-    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| a.parse().expect("number"));
+    let arg = |i: usize, default: u64| args.get(i).map_or(default, |a| parsed("a number", a));
     let seeds = arg(0, 3);
     let step = arg(1, 3).max(1) as usize;
     let limit = arg(2, 60) as f64;
