@@ -255,10 +255,11 @@ fn first_seed() -> u64 {
 
 /// Bands mode's work: `(band, seed, plies, position)` with one position of each game in each
 /// band of `width` edges from `low` to `high`, drawn from the seed among the game's positions
-/// in that band, for seeds [`first_seed`], the next, ... until every band has `per_band`
-/// positions (or [`MAX_SEEDS`] seeds were tried), with the config `name`; and the last seed
-/// used.
+/// in that band, for seeds `first` (from [`first_seed`]), the next, ... until every band has
+/// `per_band` positions (or [`MAX_SEEDS`] seeds were tried), with the config `name`; and the
+/// last seed used.
 fn band_work(
+    first: u64,
     per_band: u64,
     (low, high, width): (u64, u64, u64),
     name: &str,
@@ -273,7 +274,6 @@ fn band_work(
     // band has `per_band` positions (or MAX_SEEDS seeds were tried).
     let mut work = Vec::new();
     let mut filled = vec![0u64; bands_total as usize];
-    let first = first_seed();
     let mut seed = first;
     for tried in 0..MAX_SEEDS {
         if filled.iter().all(|&f| f >= per_band) {
@@ -334,8 +334,8 @@ fn bands(args: &[String]) {
         eprintln!("the cpu clock measures one-thread solves: unset GEOGRAPHY_REACH_THREADS");
         std::process::exit(2);
     }
-    let (mut work, seed) = band_work(per_band, (low, high, width), &name);
     let first = first_seed();
+    let (mut work, seed) = band_work(first, per_band, (low, high, width), &name);
     eprintln!("seeds {first}..={seed}, config {full}");
     println!("Seeds {first}..={seed} ({} positions), config `{full}`.", work.len());
     println!();
